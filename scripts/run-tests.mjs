@@ -1,0 +1,30 @@
+// Runs the test tiers with Node's own test runner (through tsx for TypeScript).
+// Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e ...]; no argument runs every tier.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const tiers = process.argv.slice(2);
+const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e'];
+
+function findTests(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) out.push(...findTests(path));
+    else if (entry.endsWith('.test.ts')) out.push(path);
+  }
+  return out.sort();
+}
+
+const files = selected.flatMap((tier) => findTests(join('test', tier)));
+if (files.length === 0) {
+  console.error(`no test files found for: ${selected.join(', ')}`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000',
+  '--test-reporter=spec', ...files,
+], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
