@@ -1,0 +1,135 @@
+// How each upstream resource is handled for tenants, as data: adding a
+// resource is a row. A resource missing from the table is denied, so a new
+// upstream API never becomes reachable by accident.
+import { BUILTIN_RESOURCES } from '../resources/builtin-resources.ts';
+import { resourceKey } from '../resources/resource-def.ts';
+
+export type ResourceClass =
+  /** namespace prefixed, name as is */
+  | 'tenant-namespaced'
+  /** name prefixed */
+  | 'tenant-cluster-scoped'
+  /** visible to every tenant (or, when namespaced, inside the tenant's namespaces), never writable */
+  | 'shared-read-only'
+  /** answered by the gateway itself, never forwarded */
+  | 'gateway-answered'
+  /** refused with 403 */
+  | 'denied'
+  /**
+   * A resource of one of the tenant's own CRD groups: the group is prefixed, and
+   * the namespace (namespaced) or the name (cluster-scoped) as well. Its scope
+   * comes from its CRD, not from this table.
+   */
+  | 'tenant-custom';
+
+export interface ResourceClassRow {
+  group: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  class: Exclude<ResourceClass, 'tenant-custom'>;
+  /** Subresources refused even though the resource itself is allowed (why: see the row). */
+  deniedSubresources?: string[];
+}
+
+type Override = Pick<ResourceClassRow, 'class' | 'deniedSubresources'>;
+
+// Built-in resources whose class is not the default (namespaced → tenant-namespaced).
+const BUILTIN_CLASSES: Record<string, Override> = {
+  namespaces: { class: 'tenant-cluster-scoped' },
+  'clusterroles.rbac.authorization.k8s.io': { class: 'tenant-cluster-scoped' },
+  'clusterrolebindings.rbac.authorization.k8s.io': { class: 'tenant-cluster-scoped' },
+  'customresourcedefinitions.apiextensions.k8s.io': { class: 'tenant-cluster-scoped' },
+  'storageclasses.storage.k8s.io': { class: 'shared-read-only' },
+  'ingressclasses.networking.k8s.io': { class: 'shared-read-only' },
+  'priorityclasses.scheduling.k8s.io': { class: 'shared-read-only' },
+  // The platform sets quotas on tenant namespaces; a tenant may read them, not lift them.
+  resourcequotas: { class: 'shared-read-only' },
+  'selfsubjectaccessreviews.authorization.k8s.io': { class: 'gateway-answered' },
+  'selfsubjectrulesreviews.authorization.k8s.io': { class: 'gateway-answered' },
+  nodes: { class: 'denied' },
+  persistentvolumes: { class: 'denied' },
+  'mutatingwebhookconfigurations.admissionregistration.k8s.io': { class: 'denied' },
+  'validatingwebhookconfigurations.admissionregistration.k8s.io': { class: 'denied' },
+  'validatingadmissionpolicies.admissionregistration.k8s.io': { class: 'denied' },
+  'validatingadmissionpolicybindings.admissionregistration.k8s.io': { class: 'denied' },
+  // A token minted upstream would be valid against the upstream directly,
+  // bypassing the gateway; pods/binding would let a tenant pick nodes itself.
+  serviceaccounts: { class: 'tenant-namespaced', deniedSubresources: ['token'] },
+  pods: { class: 'tenant-namespaced', deniedSubresources: ['binding'] },
+};
+
+// Resources not in the embedded server's table but served by real apiservers or Karmada.
+const EXTRA_ROWS: ResourceClassRow[] = [
+  { group: 'policy.karmada.io', resource: 'propagationpolicies', kind: 'PropagationPolicy', namespaced: true, class: 'tenant-namespaced' },
+  { group: 'policy.karmada.io', resource: 'overridepolicies', kind: 'OverridePolicy', namespaced: true, class: 'tenant-namespaced' },
+  { group: 'policy.karmada.io', resource: 'clusterpropagationpolicies', kind: 'ClusterPropagationPolicy', namespaced: false, class: 'tenant-cluster-scoped' },
+  { group: 'policy.karmada.io', resource: 'clusteroverridepolicies', kind: 'ClusterOverridePolicy', namespaced: false, class: 'tenant-cluster-scoped' },
+  { group: 'work.karmada.io', resource: 'resourcebindings', kind: 'ResourceBinding', namespaced: true, class: 'tenant-namespaced' },
+  { group: 'work.karmada.io', resource: 'clusterresourcebindings', kind: 'ClusterResourceBinding', namespaced: false, class: 'tenant-cluster-scoped' },
+  { group: 'work.karmada.io', resource: 'works', kind: 'Work', namespaced: true, class: 'tenant-namespaced' },
+  { group: 'cluster.karmada.io', resource: 'clusters', kind: 'Cluster', namespaced: false, class: 'shared-read-only' },
+  { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, class: 'tenant-namespaced' },
+  { group: 'node.k8s.io', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, class: 'shared-read-only' },
+  { group: 'authentication.k8s.io', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, class: 'gateway-answered' },
+  { group: 'authentication.k8s.io', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, class: 'denied' },
+  { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, class: 'denied' },
+  { group: 'authorization.k8s.io', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true, class: 'denied' },
+  { group: 'apiregistration.k8s.io', resource: 'apiservices', kind: 'APIService', namespaced: false, class: 'denied' },
+  { group: 'certificates.k8s.io', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, class: 'denied' },
+  { group: '', resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false, class: 'denied' },
+  { group: 'storage.k8s.io', resource: 'csidrivers', kind: 'CSIDriver', namespaced: false, class: 'denied' },
+  { group: 'storage.k8s.io', resource: 'csinodes', kind: 'CSINode', namespaced: false, class: 'denied' },
+  { group: 'storage.k8s.io', resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, class: 'denied' },
+  { group: 'flowcontrol.apiserver.k8s.io', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, class: 'denied' },
+  { group: 'flowcontrol.apiserver.k8s.io', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, class: 'denied' },
+];
+
+function builtinRow(def: (typeof BUILTIN_RESOURCES)[number]): ResourceClassRow {
+  const override = BUILTIN_CLASSES[resourceKey(def.group, def.resource)];
+  const row: ResourceClassRow = {
+    group: def.group, resource: def.resource, kind: def.kind, namespaced: def.namespaced,
+    class: override?.class ?? (def.namespaced ? 'tenant-namespaced' : 'denied'),
+  };
+  if (override?.deniedSubresources) row.deniedSubresources = override.deniedSubresources;
+  return row;
+}
+
+export const RESOURCE_CLASS_ROWS: readonly ResourceClassRow[] = [...BUILTIN_RESOURCES.map(builtinRow), ...EXTRA_ROWS];
+
+const BY_RESOURCE = new Map(RESOURCE_CLASS_ROWS.map((row) => [resourceKey(row.group, row.resource), row]));
+const BY_KIND = new Map(RESOURCE_CLASS_ROWS.map((row) => [`${row.group}/${row.kind}`, row]));
+
+/** Groups the table knows: never a tenant's CRD group, even if a tenant names one so. */
+export const KNOWN_GROUPS: ReadonlySet<string> = new Set(RESOURCE_CLASS_ROWS.map((row) => row.group));
+
+// Groups a tenant CRD may not claim: Kubernetes' own and Karmada's.
+const RESERVED_SUFFIXES = ['.k8s.io', '.kubernetes.io', '.karmada.io'];
+
+/**
+ * The default answer to "is this (tenant-spelled) group one of the tenant's CRD
+ * groups": any group that is not core, not in the table and not reserved.
+ * Whether the tenant really has such a CRD is the upstream's to answer (404).
+ */
+export function isCustomGroup(group: string): boolean {
+  if (group === '' || KNOWN_GROUPS.has(group)) return false;
+  return !RESERVED_SUFFIXES.some((suffix) => group.endsWith(suffix) || group === suffix.slice(1));
+}
+
+export type Classification =
+  | { class: 'tenant-custom' }
+  | { class: ResourceClassRow['class']; row: ResourceClassRow }
+  /** Not in the table: denied by default. */
+  | { class: 'denied'; row?: undefined };
+
+/** How a resource (group and plural as the tenant wrote them) is handled. */
+export function classify(group: string, resource: string, isTenantCrdGroup: boolean): Classification {
+  if (isTenantCrdGroup) return { class: 'tenant-custom' };
+  const row = BY_RESOURCE.get(resourceKey(group, resource));
+  return row ? { class: row.class, row } : { class: 'denied' };
+}
+
+/** The row of a kind, for references (ownerReferences, roleRef, ...) that name kinds, not resources. */
+export function rowOfKind(group: string, kind: string): ResourceClassRow | undefined {
+  return BY_KIND.get(`${group}/${kind}`);
+}
