@@ -125,7 +125,7 @@ const key = fc.oneof(namePart, fc.tuple(fc.array(dnsLabel, { minLength: 1, maxLe
 const requirement: fc.Arbitrary<LabelRequirement> = fc.oneof(
   fc.record({ key, operator: fc.constantFrom('=' as const, '==' as const, '!=' as const), values: value.map((v) => [v]) }),
   fc.record({ key, operator: fc.constantFrom('in' as const, 'notin' as const), values: fc.uniqueArray(value, { minLength: 1, maxLength: 4 }).map((vs) => vs.sort()) }),
-  fc.record({ key, operator: fc.constantFrom('exists' as const, '!' as const), values: fc.constant([]) }),
+  fc.record({ key, operator: fc.constantFrom('exists' as const, '!' as const), values: fc.constant([] as string[]) }),
   // Negative numbers are not valid label values, so kube cannot express "x>-1" either.
   fc.record({ key, operator: fc.constantFrom('gt' as const, 'lt' as const), values: fc.integer({ min: 0, max: 999 }).map((n) => [String(n)]) }),
 ).map((r) => ({ ...r }));
