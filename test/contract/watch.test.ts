@@ -1,0 +1,113 @@
+// Watch: from a resourceVersion, the legacy /watch/ paths, bookmarks, the
+// timeoutSeconds end of stream, and the ERROR event for a too-old version.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useContractServer } from '../helpers/contract-suite.ts';
+import { configMap } from '../fixtures/objects.ts';
+import { PATCH } from '../helpers/kube-http.ts';
+import { WatchReader } from '../helpers/watch-reader.ts';
+
+describe('watch', { timeout: 90_000 }, () => {
+  const ctx = useContractServer();
+
+  async function listRv(ns: string): Promise<string> {
+    return (await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps`)).body.metadata.resourceVersion;
+  }
+
+  it('?watch=1 from a list resourceVersion streams ADDED, MODIFIED, DELETED in order', async () => {
+    const ns = await ctx.namespaces.create('w');
+    const rv = await listRv(ns);
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&labelSelector=t%3Dw`);
+    try {
+      assert.equal(w.status, 200);
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('w1', { a: '1' }, { t: 'w' }));
+      await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/w1`, PATCH.merge, { data: { a: '2' } });
+      await ctx.http.delete(`/api/v1/namespaces/${ns}/configmaps/w1`);
+      const events = await w.until((e) => e.type === 'DELETED');
+      assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+      assert.equal(events[0]!.object.kind, 'ConfigMap');
+      assert.equal(events[0]!.object.apiVersion, 'v1');
+      assert.deepEqual(events[1]!.object.data, { a: '2' });
+      const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
+      assert.ok(rvs[0]! < rvs[1]! && rvs[1]! < rvs[2]!, `increasing resourceVersions ${rvs.join(',')}`);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('a watch without resourceVersion starts with the current objects as ADDED', async () => {
+    const ns = await ctx.namespaces.create('w');
+    await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('existing', {}, { t: 'w' }));
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=true&labelSelector=t%3Dw`);
+    try {
+      const first = await w.next();
+      assert.equal(first?.type, 'ADDED');
+      assert.equal(first?.object.metadata.name, 'existing');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('legacy /api/v1/watch/namespaces/NS/configmaps and /watch/.../NAME paths', async () => {
+    const ns = await ctx.namespaces.create('w');
+    const rv = await listRv(ns);
+    const all = await WatchReader.open(ctx.http, `/api/v1/watch/namespaces/${ns}/configmaps?resourceVersion=${rv}`);
+    const one = await WatchReader.open(ctx.http, `/api/v1/watch/namespaces/${ns}/configmaps/target?resourceVersion=${rv}`);
+    try {
+      assert.equal(all.status, 200);
+      assert.equal(one.status, 200);
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('other'));
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('target'));
+      const seen = await all.until((e) => e.object.metadata.name === 'target');
+      assert.ok(seen.some((e) => e.object.metadata.name === 'other'));
+      const only = await one.next();
+      assert.equal(only?.type, 'ADDED');
+      assert.equal(only?.object.metadata.name, 'target');
+    } finally {
+      all.close();
+      one.close();
+    }
+  });
+
+  it('timeoutSeconds ends the stream', async () => {
+    const ns = await ctx.namespaces.create('w');
+    const rv = await listRv(ns);
+    const started = Date.now();
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&timeoutSeconds=2`);
+    await w.waitForEnd(15_000);
+    const took = Date.now() - started;
+    assert.ok(took >= 1_500 && took < 10_000, `stream ended after ${took}ms`);
+  });
+
+  it('allowWatchBookmarks: a BOOKMARK carrying only kind, apiVersion and resourceVersion arrives before the timeout', async () => {
+    const ns = await ctx.namespaces.create('w');
+    const rv = await listRv(ns);
+    // kube-apiserver sends a bookmark about 2s before a watch's deadline (and at least once a minute).
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=5`);
+    const events = await w.waitForEnd(20_000);
+    const bookmark = events.find((e) => e.type === 'BOOKMARK');
+    assert.ok(bookmark, `a bookmark among ${events.map((e) => e.type).join(',') || 'no events'}`);
+    assert.equal(bookmark.object.kind, 'ConfigMap');
+    assert.equal(bookmark.object.apiVersion, 'v1');
+    assert.match(bookmark.object.metadata.resourceVersion, /^\d+$/);
+    assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(rv));
+  });
+
+  it('a too-old resourceVersion gives an ERROR event with a 410 Expired Status', async () => {
+    const ns = await ctx.namespaces.create('w');
+    // Enough writes that resourceVersion 1 is outside any watch window.
+    for (let i = 0; i < 5; i++) await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap(`old${i}`));
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=1`);
+    try {
+      assert.equal(w.status, 200, 'kube answers 200 and reports the expiry inside the stream');
+      const e = await w.next();
+      assert.equal(e?.type, 'ERROR');
+      assert.equal(e?.object.kind, 'Status');
+      assert.equal(e?.object.code, 410);
+      assert.equal(e?.object.reason, 'Expired');
+      assert.match(e?.object.message, /^too old resource version: 1 \(\d+\)$/);
+    } finally {
+      w.close();
+    }
+  });
+});
