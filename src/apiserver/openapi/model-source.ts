@@ -97,7 +97,7 @@ function cleanDoc(block: string): string {
     .join('\n')
     .trim()
     // The generator escapes quotes inside JSDoc: \"Always\" means "Always".
-    .replace(/\\"/g, '"');
+    .replace(/\\(["'])/g, '$1');
 }
 
 function parseDeclaration(dts: string): { classDescription?: string; properties: Map<string, { description?: string; required: boolean }> } {
