@@ -1,0 +1,71 @@
+// Server-side apply: create by apply, merging between managers, managedFields,
+// 409 on conflicting ownership, and force.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useContractServer } from '../helpers/contract-suite.ts';
+import { PATCH } from '../helpers/kube-http.ts';
+
+describe('server-side apply', { timeout: 60_000 }, () => {
+  const ctx = useContractServer();
+  const cm = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data });
+
+  async function apply(ns: string, manager: string, body: unknown, force = false) {
+    const q = `fieldManager=${manager}${force ? '&force=true' : ''}`;
+    return await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/ssa?${q}`, PATCH.apply, JSON.stringify(body));
+  }
+
+  it('apply creates a missing object (201) and records an Apply managedFields entry', async () => {
+    const ns = await ctx.namespaces.create('ssa');
+    const res = await apply(ns, 'mgr-a', cm({ key: 'a' }));
+    assert.equal(res.status, 201, res.text);
+    const entry = res.body.metadata.managedFields.find((m: any) => m.manager === 'mgr-a');
+    assert.equal(entry.operation, 'Apply');
+    assert.equal(entry.apiVersion, 'v1');
+    assert.equal(entry.fieldsType, 'FieldsV1');
+    assert.deepEqual(entry.fieldsV1['f:data'], { 'f:key': {} });
+    const again = await apply(ns, 'mgr-a', cm({ key: 'a' }));
+    assert.equal(again.status, 200);
+  });
+
+  it('two managers merge; a field dropped by its only owner is removed', async () => {
+    const ns = await ctx.namespaces.create('ssa');
+    await apply(ns, 'mgr-a', cm({ a: '1', b: '2' }));
+    const both = await apply(ns, 'mgr-b', cm({ c: '3' }));
+    assert.deepEqual(both.body.data, { a: '1', b: '2', c: '3' });
+    const dropped = await apply(ns, 'mgr-a', cm({ a: '1' }));
+    assert.deepEqual(dropped.body.data, { a: '1', c: '3' });
+  });
+
+  it('a conflicting value from another manager is 409 with FieldManagerConflict causes; force takes ownership', async () => {
+    const ns = await ctx.namespaces.create('ssa');
+    await apply(ns, 'mgr-a', cm({ key: 'a' }));
+    const conflict = await apply(ns, 'mgr-b', cm({ key: 'b' }));
+    assert.equal(conflict.status, 409);
+    assert.equal(conflict.body.reason, 'Conflict');
+    assert.match(conflict.body.message, /^Apply failed with 1 conflict: conflict with "mgr-a"( using v1)?: \.data\.key$/);
+    assert.deepEqual(conflict.body.details.causes.map((c: any) => [c.reason, c.field]), [['FieldManagerConflict', '.data.key']]);
+    assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/ssa`)).body.data.key, 'a');
+    const forced = await apply(ns, 'mgr-b', cm({ key: 'b' }), true);
+    assert.equal(forced.status, 200, forced.text);
+    assert.equal(forced.body.data.key, 'b');
+    const owners = forced.body.metadata.managedFields.filter((m: any) => m.fieldsV1?.['f:data']?.['f:key']).map((m: any) => m.manager);
+    assert.deepEqual(owners, ['mgr-b']);
+  });
+
+  it('an update by another manager is recorded as an Update entry', async () => {
+    const ns = await ctx.namespaces.create('ssa');
+    await apply(ns, 'mgr-a', cm({ key: 'a' }));
+    const res = await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/ssa?fieldManager=editor`, PATCH.merge, { data: { other: 'x' } });
+    const entry = res.body.metadata.managedFields.find((m: any) => m.manager === 'editor');
+    assert.equal(entry.operation, 'Update');
+    assert.deepEqual(entry.fieldsV1['f:data'], { 'f:other': {} });
+  });
+
+  it('apply without fieldManager is rejected', async () => {
+    const ns = await ctx.namespaces.create('ssa');
+    const res = await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/ssa`, PATCH.apply, JSON.stringify(cm({ k: 'v' })));
+    assert.equal(res.status, 422);
+    assert.equal(res.body.reason, 'Invalid');
+    assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/ssa`)).status, 404);
+  });
+});
