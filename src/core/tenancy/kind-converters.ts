@@ -1,0 +1,204 @@
+// Kind-specific parts of object translation, one row per kind: the fields
+// that hold references or label selectors. Both directions mutate the object
+// they are given. `out` answers false when the object points at something
+// that is not the tenant's in a field it cannot do without (the object is then
+// hidden); optional foreign references are removed instead of shown.
+import { isObject, type KubeObject } from '../types.ts';
+import {
+  toTenantObjectReference, toTenantRoleRef, toTenantSubject, toUpstreamObjectReference, toUpstreamRoleRef, toUpstreamSubject,
+  type ObjectReference, type RoleRef, type Subject,
+} from './references.ts';
+import { toTenantGroup, toTenantNamespace, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
+import { treatmentOf } from './kind-treatment.ts';
+import { forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
+import { addPrefix, stripPrefix } from './tenant-id.ts';
+import type { TenantContext } from './tenant-context.ts';
+
+type Obj = Record<string, unknown>;
+export interface KindConverter {
+  in(ctx: TenantContext, obj: KubeObject): void;
+  out(ctx: TenantContext, obj: KubeObject): boolean;
+}
+
+function child(obj: unknown, ...path: string[]): Obj | undefined {
+  let at: unknown = obj;
+  for (const key of path) at = isObject(at) ? at[key] : undefined;
+  return isObject(at) ? at : undefined;
+}
+
+function objects(value: unknown): Obj[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+/** Rewrites holder[key] (an ObjectReference) both ways; a foreign one is removed. */
+function refIn(ctx: TenantContext, holder: Obj | undefined, key: string): void {
+  if (holder && isObject(holder[key])) holder[key] = toUpstreamObjectReference(ctx, holder[key] as ObjectReference);
+}
+function refOut(ctx: TenantContext, holder: Obj | undefined, key: string): void {
+  if (!holder || !isObject(holder[key])) return;
+  const ref = toTenantObjectReference(ctx, holder[key] as ObjectReference);
+  if (ref === undefined) delete holder[key];
+  else holder[key] = ref;
+}
+
+const endpointAddressLists = (obj: KubeObject): Obj[] =>
+  objects(obj.subsets).flatMap((subset) => [...objects(subset.addresses), ...objects(subset.notReadyAddresses)]);
+
+const rbacBinding: KindConverter = {
+  in(ctx, obj) {
+    if (Array.isArray(obj.subjects)) obj.subjects = objects(obj.subjects).map((s) => toUpstreamSubject(ctx, s as unknown as Subject));
+    if (isObject(obj.roleRef)) obj.roleRef = toUpstreamRoleRef(ctx, obj.roleRef as unknown as RoleRef);
+  },
+  out(ctx, obj) {
+    if (Array.isArray(obj.subjects)) {
+      obj.subjects = objects(obj.subjects).map((s) => toTenantSubject(ctx, s as unknown as Subject)).filter((s) => s !== undefined);
+    }
+    if (!isObject(obj.roleRef)) return true;
+    const roleRef = toTenantRoleRef(ctx, obj.roleRef as unknown as RoleRef);
+    if (roleRef === undefined) return false; // bound to a ClusterRole that is not the tenant's
+    obj.roleRef = roleRef;
+    return true;
+  },
+};
+
+// An aggregated ClusterRole would otherwise pick up rules from every ClusterRole upstream.
+const clusterRole: KindConverter = {
+  in(ctx, obj) {
+    for (const s of objects(child(obj, 'aggregationRule')?.clusterRoleSelectors)) {
+      s.matchLabels = forceTenantLabel(ctx.id, s.matchLabels as Record<string, string> | undefined);
+    }
+  },
+  out(_ctx, obj) {
+    for (const s of objects(child(obj, 'aggregationRule')?.clusterRoleSelectors)) {
+      const labels = stripTenantLabel(s.matchLabels as Record<string, string> | undefined);
+      if (labels === undefined) delete s.matchLabels;
+      else s.matchLabels = labels;
+    }
+    return true;
+  },
+};
+
+const crd: KindConverter = {
+  in(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.group === 'string') spec.group = toUpstreamGroup(ctx.id, spec.group);
+    const service = child(spec, 'conversion', 'webhook', 'clientConfig', 'service');
+    if (service && typeof service.namespace === 'string') service.namespace = toUpstreamNamespace(ctx.id, service.namespace);
+  },
+  out(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.group === 'string') {
+      const group = toTenantGroup(ctx.id, spec.group);
+      if (group === undefined) return false;
+      spec.group = group;
+    }
+    const service = child(spec, 'conversion', 'webhook', 'clientConfig', 'service');
+    if (service && typeof service.namespace === 'string') {
+      const namespace = toTenantNamespace(ctx.id, service.namespace);
+      if (namespace === undefined) return false;
+      service.namespace = namespace;
+    }
+    return true;
+  },
+};
+
+const coreEvent: KindConverter = {
+  in(ctx, obj) { refIn(ctx, obj, 'involvedObject'); refIn(ctx, obj, 'related'); },
+  out(ctx, obj) { refOut(ctx, obj, 'involvedObject'); refOut(ctx, obj, 'related'); return true; },
+};
+
+const eventsEvent: KindConverter = {
+  in(ctx, obj) { refIn(ctx, obj, 'regarding'); refIn(ctx, obj, 'related'); },
+  out(ctx, obj) { refOut(ctx, obj, 'regarding'); refOut(ctx, obj, 'related'); return true; },
+};
+
+const endpoints: KindConverter = {
+  in(ctx, obj) { for (const a of endpointAddressLists(obj)) refIn(ctx, a, 'targetRef'); },
+  out(ctx, obj) { for (const a of endpointAddressLists(obj)) refOut(ctx, a, 'targetRef'); return true; },
+};
+
+const endpointSlice: KindConverter = {
+  in(ctx, obj) { for (const e of objects(obj.endpoints)) refIn(ctx, e, 'targetRef'); },
+  out(ctx, obj) { for (const e of objects(obj.endpoints)) refOut(ctx, e, 'targetRef'); return true; },
+};
+
+const persistentVolume: KindConverter = {
+  in(ctx, obj) { refIn(ctx, child(obj, 'spec'), 'claimRef'); },
+  out(ctx, obj) { refOut(ctx, child(obj, 'spec'), 'claimRef'); return true; },
+};
+
+// volumeName names a PersistentVolume: prefixed only if PVs are ever tenant-owned (today they are denied, so platform names pass as is).
+const persistentVolumeClaim: KindConverter = {
+  in(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.volumeName === 'string' && spec.volumeName !== '' && treatmentOf(ctx, '', 'PersistentVolume').name === 'prefix') {
+      spec.volumeName = addPrefix(ctx.id, spec.volumeName);
+    }
+  },
+  out(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.volumeName === 'string' && spec.volumeName !== '' && treatmentOf(ctx, '', 'PersistentVolume').name === 'prefix') {
+      const name = stripPrefix(ctx.id, spec.volumeName);
+      if (name === undefined) delete spec.volumeName;
+      else spec.volumeName = name;
+    }
+    return true;
+  },
+};
+
+/** Pod templates (and claim templates) whose products should carry the tenant label. */
+function templates(obj: KubeObject): unknown[] {
+  const spec = child(obj, 'spec');
+  const jobTemplate = child(spec, 'jobTemplate');
+  return [obj.template, spec?.template, jobTemplate, child(jobTemplate, 'spec')?.template, ...objects(spec?.volumeClaimTemplates)];
+}
+
+const workload: KindConverter = {
+  in(ctx, obj) { for (const t of templates(obj)) mapTemplateLabels(t, (labels) => forceTenantLabel(ctx.id, labels)); },
+  out(_ctx, obj) { for (const t of templates(obj)) mapTemplateLabels(t, stripTenantLabel); return true; },
+};
+
+// Karmada: resourceSelectors and a binding's resource name objects by apiVersion/kind/namespace/name.
+const karmadaPolicy: KindConverter = {
+  in(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && Array.isArray(spec.resourceSelectors)) spec.resourceSelectors = objects(spec.resourceSelectors).map((s) => toUpstreamObjectReference(ctx, s));
+  },
+  out(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && Array.isArray(spec.resourceSelectors)) {
+      spec.resourceSelectors = objects(spec.resourceSelectors).map((s) => toTenantObjectReference(ctx, s)).filter((s) => s !== undefined);
+    }
+    return true;
+  },
+};
+
+const karmadaBinding: KindConverter = {
+  in(ctx, obj) { refIn(ctx, child(obj, 'spec'), 'resource'); },
+  out(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && isObject(spec.resource) && toTenantObjectReference(ctx, spec.resource as ObjectReference) === undefined) return false;
+    refOut(ctx, spec, 'resource');
+    return true;
+  },
+};
+
+/** Keyed by `<group>/<Kind>` in tenant spelling ('' group for core). */
+export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
+  ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],
+  ['rbac.authorization.k8s.io/ClusterRole', clusterRole],
+  ['apiextensions.k8s.io/CustomResourceDefinition', crd],
+  ['/Event', coreEvent],
+  ['events.k8s.io/Event', eventsEvent],
+  ['/Endpoints', endpoints],
+  ['discovery.k8s.io/EndpointSlice', endpointSlice],
+  ['/PersistentVolume', persistentVolume],
+  ['/PersistentVolumeClaim', persistentVolumeClaim],
+  ['apps/Deployment', workload], ['apps/ReplicaSet', workload], ['apps/StatefulSet', workload], ['apps/DaemonSet', workload],
+  ['batch/Job', workload], ['batch/CronJob', workload], ['/ReplicationController', workload], ['/PodTemplate', workload],
+  ['policy.karmada.io/PropagationPolicy', karmadaPolicy], ['policy.karmada.io/ClusterPropagationPolicy', karmadaPolicy],
+  ['policy.karmada.io/OverridePolicy', karmadaPolicy], ['policy.karmada.io/ClusterOverridePolicy', karmadaPolicy],
+  ['work.karmada.io/ResourceBinding', karmadaBinding], ['work.karmada.io/ClusterResourceBinding', karmadaBinding],
+]);
+

@@ -1,0 +1,111 @@
+// Whole objects between tenant and upstream: apiVersion, metadata (namespace,
+// name, generateName, the tenant label, ownerReferences, managedFields) and the
+// kind's own references (kind-converters.ts). Both directions MUTATE the object
+// they are given and return it: the gateway parses a body, translates it in
+// place and serialises it, so a large list is never held twice. Pass a copy if
+// you still need the original.
+import { checkNamespaceBudget } from './namespace-budget.ts';
+import type { KubeObject } from '../types.ts';
+import { KIND_CONVERTERS } from './kind-converters.ts';
+import { apiVersionToTenant, apiVersionToUpstream, treatmentOf, type KindTreatment } from './kind-treatment.ts';
+import { splitApiVersion, toTenantClusterName, toTenantCrdName, toTenantNamespace, toUpstreamClusterName, toUpstreamCrdName, toUpstreamNamespace } from './names.ts';
+import { toTenantOwnerReference, toUpstreamOwnerReference } from './references.ts';
+import { addPrefix, stripPrefix } from './tenant-id.ts';
+import { labelObject, stripTenantLabelFromManagedFields, unlabelObject } from './tenant-label.ts';
+import type { TenantContext } from './tenant-context.ts';
+
+export interface ToUpstreamOptions {
+  /** Scope from the request path, for custom kinds whose CRD the context cannot tell. */
+  namespaced?: boolean;
+}
+
+function treatment(ctx: TenantContext, group: string, kind: string, namespaced: boolean | undefined): KindTreatment {
+  const t = treatmentOf(ctx, group, kind);
+  if (!t.customGroup || namespaced === undefined || ctx.customKindNamespaced?.(group, kind) !== undefined) return t;
+  return { ...t, namespaced, name: namespaced ? 'keep' : 'prefix' };
+}
+
+/** Tenant object → upstream. Throws ApiError 422 for a namespace over the length budget. */
+export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: ToUpstreamOptions = {}): KubeObject {
+  const id = ctx.id;
+  const apiVersion = obj.apiVersion ?? '';
+  const group = splitApiVersion(apiVersion).group;
+  const kind = obj.kind ?? '';
+  const t = treatment(ctx, group, kind, options.namespaced);
+  const meta = obj.metadata ?? (obj.metadata = {});
+  if (obj.apiVersion !== undefined) obj.apiVersion = apiVersionToUpstream(ctx, apiVersion);
+
+  if (group === '' && kind === 'Namespace' && typeof meta.name === 'string') {
+    const tooLong = checkNamespaceBudget(meta.name);
+    if (tooLong) throw tooLong;
+  }
+  if (t.namespaced && meta.namespace) meta.namespace = toUpstreamNamespace(id, meta.namespace);
+  if (t.name === 'prefix') {
+    if (meta.name) meta.name = toUpstreamClusterName(id, meta.name);
+    if (meta.generateName) meta.generateName = addPrefix(id, meta.generateName);
+  } else if (t.name === 'crd' && meta.name) {
+    meta.name = toUpstreamCrdName(id, meta.name);
+  }
+  labelObject(id, obj);
+  if (meta.ownerReferences) meta.ownerReferences = meta.ownerReferences.map((r) => toUpstreamOwnerReference(ctx, r));
+  for (const entry of meta.managedFields ?? []) {
+    if (entry.apiVersion) entry.apiVersion = apiVersionToUpstream(ctx, entry.apiVersion);
+  }
+  KIND_CONVERTERS.get(`${group}/${kind}`)?.in(ctx, obj);
+  return obj;
+}
+
+/**
+ * Upstream object → tenant view, or undefined when the object is not this
+ * tenant's (foreign namespace, name or group): the caller drops it.
+ */
+export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject | undefined {
+  const id = ctx.id;
+  const kind = obj.kind ?? '';
+  let group = '';
+  if (obj.apiVersion !== undefined) {
+    const apiVersion = apiVersionToTenant(ctx, obj.apiVersion);
+    if (apiVersion === undefined) return undefined;
+    obj.apiVersion = apiVersion;
+    group = splitApiVersion(apiVersion).group;
+  }
+  const meta = obj.metadata ?? (obj.metadata = {});
+  // Upstream objects say their scope themselves: a namespaced object has a namespace.
+  const t = treatment(ctx, group, kind, meta.namespace ? true : meta.name !== undefined ? false : undefined);
+  if (meta.namespace) {
+    const namespace = toTenantNamespace(id, meta.namespace);
+    if (namespace === undefined) return undefined;
+    meta.namespace = namespace;
+  }
+  if (t.name === 'prefix' || t.name === 'crd') {
+    if (meta.name !== undefined) {
+      const name = t.name === 'prefix' ? toTenantClusterName(id, meta.name) : toTenantCrdName(id, meta.name);
+      if (name === undefined) return undefined;
+      meta.name = name;
+    }
+    if (meta.generateName) {
+      const generateName = stripPrefix(id, meta.generateName);
+      if (generateName === undefined) delete meta.generateName;
+      else meta.generateName = generateName;
+    }
+  }
+  unlabelObject(obj);
+  if (meta.ownerReferences) {
+    const refs = meta.ownerReferences.map((r) => toTenantOwnerReference(ctx, r)).filter((r) => r !== undefined);
+    if (refs.length > 0) meta.ownerReferences = refs;
+    else delete meta.ownerReferences;
+  }
+  stripTenantLabelFromManagedFields(obj);
+  if (meta.managedFields) {
+    // An entry whose apiVersion names a group the tenant may not see is dropped, not shown.
+    meta.managedFields = meta.managedFields.filter((entry) => {
+      if (!entry.apiVersion) return true;
+      const apiVersion = apiVersionToTenant(ctx, entry.apiVersion);
+      if (apiVersion !== undefined) entry.apiVersion = apiVersion;
+      return apiVersion !== undefined;
+    });
+  }
+  const converter = KIND_CONVERTERS.get(`${group}/${kind}`);
+  if (converter && !converter.out(ctx, obj)) return undefined;
+  return obj;
+}

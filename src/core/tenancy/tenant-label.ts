@@ -1,0 +1,50 @@
+// The tenant label: forced onto every object (and every pod template, so the
+// pods, jobs and claims controllers make from it carry it too) on the way in,
+// removed on the way out. Whatever the tenant sends under that key is replaced.
+import { isObject, type KubeObject } from '../types.ts';
+import { TENANT_LABEL } from './tenant-id.ts';
+
+export function forceTenantLabel(id: string, labels: Record<string, string> | undefined): Record<string, string> {
+  return { ...(labels ?? {}), [TENANT_LABEL]: id };
+}
+
+/** Removes the label; undefined when nothing is left, so an object sent without labels comes back without. */
+export function stripTenantLabel(labels: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!labels) return undefined;
+  const { [TENANT_LABEL]: _removed, ...rest } = labels;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** Applies `map` to `holder.metadata.labels` when holder.metadata is an object. */
+export function mapTemplateLabels(holder: unknown, map: (labels: Record<string, string> | undefined) => Record<string, string> | undefined): void {
+  if (!isObject(holder) || !isObject(holder.metadata)) return;
+  const labels = map(holder.metadata.labels as Record<string, string> | undefined);
+  if (labels === undefined) delete holder.metadata.labels;
+  else holder.metadata.labels = labels;
+}
+
+/** On the way in: sets the label on the object itself. Mutates and returns obj. */
+export function labelObject(id: string, obj: KubeObject): KubeObject {
+  obj.metadata.labels = forceTenantLabel(id, obj.metadata.labels);
+  return obj;
+}
+
+export function unlabelObject(obj: KubeObject): KubeObject {
+  const labels = stripTenantLabel(obj.metadata.labels);
+  if (labels === undefined) delete obj.metadata.labels;
+  else obj.metadata.labels = labels;
+  return obj;
+}
+
+/**
+ * managedFields record label keys (`f:tenancy.warren.dev/tenant`): remove them,
+ * or the tenant would see the label's name there.
+ */
+export function stripTenantLabelFromManagedFields(obj: KubeObject): void {
+  for (const entry of obj.metadata.managedFields ?? []) {
+    const meta = entry.fieldsV1?.['f:metadata'];
+    if (!isObject(meta) || !isObject(meta['f:labels'])) continue;
+    delete meta['f:labels'][`f:${TENANT_LABEL}`];
+    if (Object.keys(meta['f:labels']).length === 0) delete meta['f:labels'];
+  }
+}
