@@ -17,9 +17,9 @@ export function refSchema(definitionName: string): Schema {
 
 export function typeSchema(type: string, format: string, refOf: RefResolver): Schema {
   const array = ARRAY.exec(type);
-  if (array?.[1]) return { type: 'array', items: typeSchema(array[1], '', refOf) };
+  if (array?.[1]) return { type: 'array', items: typeSchema(array[1], format, refOf) };
   const map = MAP.exec(type);
-  if (map?.[1]) return { type: 'object', additionalProperties: typeSchema(map[1], '', refOf) };
+  if (map?.[1]) return { type: 'object', additionalProperties: typeSchema(map[1], format, refOf) };
   switch (type) {
     case 'string':
       return format ? { type: 'string', format } : { type: 'string' };
