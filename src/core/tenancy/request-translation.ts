@@ -120,7 +120,8 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   const out = new URLSearchParams(query);
   if (info.verb === 'watch') out.set('watch', 'true');
 
-  const spansTenants = !t.namespace && c.class !== 'shared-read-only';
+  // Cluster-wide shared objects belong to no tenant; anything else without a namespace spans tenants.
+  const spansTenants = !t.namespace && !(c.class === 'shared-read-only' && !t.namespaced);
   if (COLLECTION_VERBS.has(info.verb) || query.has('labelSelector')) {
     const selector = toUpstreamLabelSelector(ctx.id, query.get('labelSelector') ?? '', { requireTenantLabel: spansTenants && COLLECTION_VERBS.has(info.verb) });
     if (selector) out.set('labelSelector', selector);

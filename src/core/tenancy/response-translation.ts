@@ -1,0 +1,58 @@
+// Responses made of objects: lists, watch events and Tables. Objects that are
+// not the tenant's are dropped (defence in depth: the request already asked
+// only for the tenant's). Like object-translation.ts these mutate their input.
+import { isObject, type KubeList, type KubeObject, type Status, type WatchEvent } from '../types.ts';
+import { apiVersionToTenant } from './kind-treatment.ts';
+import { toTenantObject } from './object-translation.ts';
+import { scrubText, toTenantStatus } from './status-translation.ts';
+import type { TenantContext } from './tenant-context.ts';
+
+export function toTenantList(ctx: TenantContext, list: KubeList): KubeList {
+  const before = list.items.length;
+  list.items = list.items.map((item) => toTenantObject(ctx, item)).filter((item) => item !== undefined);
+  list.apiVersion = apiVersionToTenant(ctx, list.apiVersion) ?? list.apiVersion;
+  // A count of upstream items we did not show would be wrong (and would leak that they exist).
+  if (list.items.length !== before) delete list.metadata.remainingItemCount;
+  return list;
+}
+
+/**
+ * One watch event, or undefined when it must not reach the tenant. BOOKMARKs
+ * carry only a resourceVersion (and annotations) and pass with their apiVersion
+ * translated; ERROR events carry a Status.
+ */
+export function toTenantWatchEvent(ctx: TenantContext, event: WatchEvent): WatchEvent | undefined {
+  if (event.type === 'ERROR') return { type: 'ERROR', object: toTenantStatus(ctx.id, event.object as unknown as Status) as unknown as KubeObject };
+  if (event.type === 'BOOKMARK') {
+    const object = event.object;
+    if (object.apiVersion !== undefined) object.apiVersion = apiVersionToTenant(ctx, object.apiVersion) ?? object.apiVersion;
+    return event;
+  }
+  const object = toTenantObject(ctx, event.object);
+  return object === undefined ? undefined : { type: event.type, object };
+}
+
+export interface TableRow { cells: unknown[]; object?: unknown; [extra: string]: unknown }
+export interface Table extends KubeObject { columnDefinitions?: { name: string; format?: string }[]; rows?: TableRow[] }
+
+/**
+ * meta.k8s.io Table: rows whose object is not the tenant's are dropped; the
+ * `name` column takes the translated name; other string cells (roleRefs such
+ * as `ClusterRole/<id>-view`, `<id>-ns/sa`, events' objects) are scrubbed.
+ */
+export function toTenantTable(ctx: TenantContext, table: Table): Table {
+  const nameColumn = (table.columnDefinitions ?? []).findIndex((c) => c.format === 'name');
+  const rows: TableRow[] = [];
+  for (const row of table.rows ?? []) {
+    if (isObject(row.object)) {
+      const object = toTenantObject(ctx, row.object as KubeObject);
+      if (object === undefined) continue;
+      row.object = object;
+      if (nameColumn >= 0 && object.metadata.name !== undefined) row.cells[nameColumn] = object.metadata.name;
+    }
+    row.cells = row.cells.map((cell, i) => (typeof cell === 'string' && i !== nameColumn ? scrubText(ctx.id, cell) : cell));
+    rows.push(row);
+  }
+  table.rows = rows;
+  return table;
+}
