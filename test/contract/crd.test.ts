@@ -1,0 +1,171 @@
+// CustomResourceDefinitions: Established, served versions, schema validation
+// (422 with causes), defaulting, pruning, preserve-unknown-fields, status and
+// scale subresources, and printer columns in Table output.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { useContractServer } from '../helpers/contract-suite.ts';
+import { widgetCrd } from '../fixtures/objects.ts';
+import { PATCH } from '../helpers/kube-http.ts';
+import { eventually } from '../helpers/poll.ts';
+import { uniqueName } from '../helpers/test-namespace.ts';
+
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+describe('custom resources', { timeout: 120_000 }, () => {
+  const ctx = useContractServer();
+  const group = `${uniqueName('ct')}.warren.dev`;
+  const crds: string[] = [];
+  let ns = '';
+  const widgets = () => `/apis/${group}/v1/namespaces/${ns}/widgets`;
+  const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name }, spec });
+
+  async function createCrd(body: any): Promise<void> {
+    const res = await ctx.http.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body);
+    assert.equal(res.status, 201, res.text);
+    crds.push(body.metadata.name);
+    await eventually(async () => {
+      const crd = (await ctx.http.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${body.metadata.name}`)).body;
+      return crd.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True');
+    }, `${body.metadata.name} Established`);
+    // Established means served, but discovery may trail a moment.
+    await eventually(async () => (await ctx.http.get(`/apis/${body.spec.group}/v1`)).status === 200, 'group served');
+  }
+
+  before(async () => {
+    ns = await ctx.namespaces.create('crd');
+    await createCrd(widgetCrd({ group, plural: 'widgets', kind: 'Widget', shortNames: ['wd'] }));
+    await createCrd(widgetCrd({ group, plural: 'clusterwidgets', kind: 'ClusterWidget', scope: 'Cluster' }));
+  });
+
+  after(async () => {
+    for (const name of crds) await ctx.http.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+  });
+
+  it('discovery lists the resource with its names and subresources', async () => {
+    const res = await ctx.http.get(`/apis/${group}/v1`);
+    const names = res.body.resources.map((r: any) => r.name).sort();
+    assert.deepEqual(names, ['clusterwidgets', 'clusterwidgets/scale', 'clusterwidgets/status', 'widgets', 'widgets/scale', 'widgets/status']);
+    const w = res.body.resources.find((r: any) => r.name === 'widgets');
+    assert.equal(w.kind, 'Widget');
+    assert.equal(w.namespaced, true);
+    assert.deepEqual(w.shortNames, ['wd']);
+    assert.equal(res.body.resources.find((r: any) => r.name === 'clusterwidgets').namespaced, false);
+    const groups = (await ctx.http.get('/apis')).body.groups.find((g: any) => g.name === group);
+    assert.deepEqual(groups.preferredVersion, { groupVersion: `${group}/v1`, version: 'v1' });
+  });
+
+  it('create applies defaults; the object reads back through both served versions', async () => {
+    const res = await ctx.http.post(widgets(), widget('w1', { color: 'red' }));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.spec.size, 3, 'default applied');
+    assert.equal(res.body.metadata.generation, 1);
+    const beta = await ctx.http.get(`/apis/${group}/v1beta1/namespaces/${ns}/widgets/w1`);
+    assert.equal(beta.status, 200);
+    assert.equal(beta.body.apiVersion, `${group}/v1beta1`);
+    assert.equal(beta.body.metadata.uid, res.body.metadata.uid);
+  });
+
+  const invalid = [
+    { name: 'wrong type', spec: { color: 'red', size: 'big' }, field: 'spec.size', reason: 'FieldValueTypeInvalid' },
+    { name: 'below minimum', spec: { color: 'red', size: 0 }, field: 'spec.size', reason: 'FieldValueInvalid', message: 'should be greater than or equal to 1' },
+    { name: 'missing required', spec: { size: 2 }, field: 'spec.color', reason: 'FieldValueRequired', message: 'Required value' },
+    { name: 'not in enum', spec: { color: 'purple' }, field: 'spec.color', reason: 'FieldValueNotSupported', message: 'Unsupported value: "purple"' },
+  ];
+  for (const c of invalid) {
+    it(`schema violation (${c.name}) is 422 Invalid with a cause for ${c.field}`, async () => {
+      const name = uniqueName('bad');
+      const res = await ctx.http.post(widgets(), widget(name, c.spec));
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.reason, 'Invalid');
+      assert.equal(res.body.details.kind, 'Widget');
+      assert.equal(res.body.details.group, group);
+      assert.equal(res.body.details.name, name);
+      assert.match(res.body.message, new RegExp(`^Widget\\.${group.replace(/\./g, '\\.')} "${name}" is invalid: `));
+      const cause = res.body.details.causes.find((x: any) => x.field === c.field);
+      assert.ok(cause, `cause for ${c.field} in ${JSON.stringify(res.body.details.causes)}`);
+      assert.equal(cause.reason, c.reason);
+      if (c.message) assert.ok(cause.message.includes(c.message), cause.message);
+      assert.equal((await ctx.http.get(`${widgets()}/${name}`)).status, 404, 'nothing stored');
+    });
+  }
+
+  it('unknown fields are pruned (fieldValidation=Ignore), preserved under x-kubernetes-preserve-unknown-fields', async () => {
+    const body = widget('pruned', { color: 'blue', bogus: 1, extra: { anything: { goes: true } } });
+    (body as any).topLevelJunk = 'x';
+    const res = await ctx.http.post(`${widgets()}?fieldValidation=Ignore`, body);
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.spec.bogus, undefined);
+    assert.equal(res.body.topLevelJunk, undefined);
+    assert.deepEqual(res.body.spec.extra, { anything: { goes: true } });
+  });
+
+  it('fieldValidation=Strict rejects unknown fields with 400', async () => {
+    const res = await ctx.http.post(`${widgets()}?fieldValidation=Strict`, widget('strict', { color: 'blue', bogus: 1 }));
+    assert.equal(res.status, 400);
+    assert.equal(res.body.reason, 'BadRequest');
+    assert.match(res.body.message, /unknown field "spec\.bogus"/);
+  });
+
+  it('status subresource: main writes ignore status, /status writes ignore spec', async () => {
+    const created = (await ctx.http.post(widgets(), widget('st', { color: 'red', replicas: 1 }))).body;
+    const main = await ctx.http.put(`${widgets()}/st`, { ...created, spec: { ...created.spec, replicas: 2 }, status: { phase: 'Main' } });
+    assert.equal(main.status, 200, main.text);
+    assert.equal(main.body.status, undefined);
+    assert.equal(main.body.metadata.generation, 2);
+    const st = await ctx.http.put(`${widgets()}/st/status`, { ...main.body, spec: { ...main.body.spec, replicas: 7 }, status: { phase: 'Ready', replicas: 2 } });
+    assert.equal(st.status, 200, st.text);
+    assert.equal(st.body.status.phase, 'Ready');
+    assert.equal(st.body.spec.replicas, 2);
+    assert.equal(st.body.metadata.generation, 2);
+  });
+
+  it('scale subresource maps spec.replicas', async () => {
+    await ctx.http.post(widgets(), widget('sc', { color: 'red', replicas: 2 }));
+    const scale = await ctx.http.get(`${widgets()}/sc/scale`);
+    assert.equal(scale.status, 200, scale.text);
+    assert.equal(scale.body.kind, 'Scale');
+    assert.equal(scale.body.apiVersion, 'autoscaling/v1');
+    assert.equal(scale.body.spec.replicas, 2);
+    const put = await ctx.http.put(`${widgets()}/sc/scale`, { ...scale.body, spec: { replicas: 4 } });
+    assert.equal(put.status, 200, put.text);
+    assert.equal((await ctx.http.get(`${widgets()}/sc`)).body.spec.replicas, 4);
+  });
+
+  it('merge patch works and strategic merge patch is 415 for custom resources', async () => {
+    await ctx.http.post(widgets(), widget('pt', { color: 'red' }));
+    const merge = await ctx.http.patch(`${widgets()}/pt`, PATCH.merge, { spec: { color: 'blue' } });
+    assert.equal(merge.status, 200, merge.text);
+    assert.equal(merge.body.spec.color, 'blue');
+    const smp = await ctx.http.patch(`${widgets()}/pt`, PATCH.strategic, { spec: { color: 'red' } });
+    assert.equal(smp.status, 415);
+    assert.equal(smp.body.reason, 'UnsupportedMediaType');
+  });
+
+  it('cluster-scoped custom resources live outside namespaces', async () => {
+    const name = uniqueName('cw');
+    const res = await ctx.http.post(`/apis/${group}/v1/clusterwidgets`, { apiVersion: `${group}/v1`, kind: 'ClusterWidget', metadata: { name }, spec: { color: 'red' } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.metadata.namespace, undefined);
+    assert.equal((await ctx.http.get(`/apis/${group}/v1/clusterwidgets/${name}`)).status, 200);
+    await ctx.http.delete(`/apis/${group}/v1/clusterwidgets/${name}`);
+  });
+
+  it('Table output uses additionalPrinterColumns', async () => {
+    await ctx.http.post(widgets(), widget('tbl', { color: 'blue', size: 7 }));
+    const res = await ctx.http.get(`${widgets()}?fieldSelector=metadata.name%3Dtbl`, { Accept: TABLE });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.kind, 'Table');
+    assert.equal(res.body.apiVersion, 'meta.k8s.io/v1');
+    assert.deepEqual(res.body.columnDefinitions.map((c: any) => c.name), ['Name', 'Size', 'Color', 'Age']);
+    assert.deepEqual(res.body.columnDefinitions.map((c: any) => c.type), ['string', 'integer', 'string', 'date']);
+    const row = res.body.rows[0];
+    assert.deepEqual(row.cells.slice(0, 3), ['tbl', 7, 'blue']);
+    assert.equal(row.object.kind, 'PartialObjectMetadata');
+  });
+
+  it('an unsupported field label on a custom resource is 400', async () => {
+    const res = await ctx.http.get(`${widgets()}?fieldSelector=spec.color%3Dred`);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.reason, 'BadRequest');
+  });
+});
