@@ -44,13 +44,15 @@ export function toTenantTable(ctx: TenantContext, table: Table): Table {
   const nameColumn = (table.columnDefinitions ?? []).findIndex((c) => c.format === 'name');
   const rows: TableRow[] = [];
   for (const row of table.rows ?? []) {
+    let named = false;
     if (isObject(row.object)) {
       const object = toTenantObject(ctx, row.object as KubeObject);
       if (object === undefined) continue;
       row.object = object;
-      if (nameColumn >= 0 && object.metadata.name !== undefined) row.cells[nameColumn] = object.metadata.name;
+      if (nameColumn >= 0 && object.metadata.name !== undefined) { row.cells[nameColumn] = object.metadata.name; named = true; }
     }
-    row.cells = row.cells.map((cell, i) => (typeof cell === 'string' && i !== nameColumn ? scrubText(ctx.id, cell) : cell));
+    // Without row.object (includeObject=None) the name cell is scrubbed like the rest.
+    row.cells = row.cells.map((cell, i) => (typeof cell === 'string' && !(named && i === nameColumn) ? scrubText(ctx.id, cell) : cell));
     rows.push(row);
   }
   table.rows = rows;
