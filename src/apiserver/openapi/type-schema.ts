@@ -37,7 +37,8 @@ export function typeSchema(type: string, format: string, refOf: RefResolver): Sc
       return { type: 'object' };
     case 'any':
       // RawExtension, JSON and friends: any JSON value, nothing to check below.
-      return {};
+      // Never `{}`: kubectl explain's templates treat an empty schema as missing.
+      return { 'x-kubernetes-preserve-unknown-fields': true };
   }
   const ref = refOf(type);
   return ref ? refSchema(ref) : {};
