@@ -1,0 +1,22 @@
+// An optional extension of Store for the HTTP layer: objects as the JSON text the
+// store already holds, so GET and LIST can write them out without a parse and a
+// re-serialisation (LIST of 10,000 1 KiB objects becomes a string join).
+// The strings are exactly JSON.stringify of the objects get()/list() return.
+import type { ListOptions, ObjectKey, Store } from './store.ts';
+
+export interface JsonListResult {
+  items: string[];
+  revision: number;
+  continueAfter?: string;
+  remaining?: number;
+}
+
+export interface JsonStore extends Store {
+  getJson(key: ObjectKey): string | undefined;
+  /** Same options and paging as list(); `filter` still receives parsed objects (parsed only when a filter is given). */
+  listJson(resource: string, options?: ListOptions): JsonListResult;
+}
+
+export function isJsonStore(store: Store): store is JsonStore {
+  return typeof (store as Partial<JsonStore>).getJson === 'function' && typeof (store as Partial<JsonStore>).listJson === 'function';
+}

@@ -1,0 +1,74 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { MemoryStore } from '../../../../src/apiserver/store/memory-store.ts';
+import { isJsonStore } from '../../../../src/apiserver/store/json-store.ts';
+import { compareKeys } from '../../../../src/apiserver/store/object-key.ts';
+import { cm, describeStoreBehaviour } from './store-behaviour.ts';
+
+describeStoreBehaviour('MemoryStore', (options) => new MemoryStore({
+  onListenerError: () => undefined,
+  ...(options?.maxEvents ? { history: { maxEvents: options.maxEvents } } : {}),
+}));
+
+describe('MemoryStore specifics', () => {
+  it('serves JSON text equal to JSON.stringify of what get/list return', () => {
+    const store = new MemoryStore();
+    assert.ok(isJsonStore(store));
+    store.create({ resource: 'configmaps', namespace: 'ns', name: 'a' }, cm('ns', 'a', { k: 'v' }));
+    const json = store.getJson({ resource: 'configmaps', namespace: 'ns', name: 'a' });
+    assert.equal(json, JSON.stringify(store.get({ resource: 'configmaps', namespace: 'ns', name: 'a' })));
+    assert.deepEqual(store.listJson('configmaps').items, store.list('configmaps').items.map((o) => JSON.stringify(o)));
+  });
+
+  it('drops history older than maxAgeMs, moving the oldest watchable revision', () => {
+    let now = 0;
+    const store = new MemoryStore({ history: { maxAgeMs: 1000, now: () => now } });
+    store.create({ resource: 'configmaps', namespace: 'ns', name: 'a' }, cm('ns', 'a'));
+    now = 500;
+    store.create({ resource: 'configmaps', namespace: 'ns', name: 'b' }, cm('ns', 'b'));
+    assert.equal(store.oldestWatchableRevision(), 0);
+    now = 1200;
+    store.create({ resource: 'configmaps', namespace: 'ns', name: 'c' }, cm('ns', 'c'));
+    assert.equal(store.oldestWatchableRevision(), 1);
+  });
+
+  it('a returned object can be mutated by its caller without touching the store', () => {
+    const store = new MemoryStore();
+    const got = store.create({ resource: 'configmaps', namespace: 'ns', name: 'a' }, cm('ns', 'a', { k: 'v' }));
+    (got.data as Record<string, string>).k = 'changed';
+    const read = store.get({ resource: 'configmaps', namespace: 'ns', name: 'a' });
+    assert.deepEqual(read?.data, { k: 'v' });
+  });
+
+  it('snapshot paging equals the plain list at that revision, for random histories', () => {
+    const op = fc.record({ kind: fc.constantFrom('put', 'put', 'del'), ns: fc.constantFrom('a', 'a-b', 'b'), name: fc.constantFrom('x', 'y', 'z', 'w') });
+    fc.assert(fc.property(fc.array(op, { maxLength: 30 }), fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 4 }), (before, after, limit) => {
+      const store = new MemoryStore();
+      const run = (ops: typeof before): void => {
+        for (const o of ops) {
+          const k = { resource: 'configmaps', namespace: o.ns, name: o.name };
+          const exists = store.get(k) !== undefined;
+          if (o.kind === 'del') { if (exists) store.delete(k); } else if (exists) store.update(k, cm(o.ns, o.name, { r: String(store.revision()) })); else store.create(k, cm(o.ns, o.name));
+        }
+      };
+      run(before);
+      const expected = store.listJson('configmaps').items;
+      const at = store.revision();
+      run(after);
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = store.listJson('configmaps', { limit, atRevision: at, ...(cursor !== undefined ? { after: cursor } : {}) });
+        paged.push(...page.items);
+        cursor = page.continueAfter;
+      } while (cursor !== undefined);
+      assert.deepEqual(paged, expected);
+    }));
+  });
+
+  it('compareKeys orders by namespace first', () => {
+    const keys = ['a-b/x', 'a/z', 'b/a', 'a/b', '/n', 'a0/a'];
+    assert.deepEqual([...keys].sort(compareKeys), ['/n', 'a/b', 'a/z', 'a-b/x', 'a0/a', 'b/a']);
+  });
+});
