@@ -62,8 +62,11 @@ export function guardUpstreamRequest(tenantId: string, req: UpstreamRequestForGu
 
   if (info.namespace) return owned(info.namespace) ? null : refused(tenantId, 'namespace is not the tenant\'s', req);
   if (SHARED.has(`${info.apiGroup}/${info.resource}`)) return READS.has(info.verb) ? null : refused(tenantId, 'write to a shared resource', req);
-  if (info.name) return owned(info.name) ? null : refused(tenantId, 'cluster-scoped name is not the tenant\'s', req);
-  if (info.verb === 'create') return meta && owned(meta.name ?? meta.generateName) ? null : refused(tenantId, 'created name is not the tenant\'s', req);
+  // A CRD is named `<plural>.<group>`: the tenant's own are those whose group carries the prefix.
+  const isCrd = info.apiGroup === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions';
+  const ownedName = (name: unknown): boolean => (isCrd && typeof name === 'string' ? owned(name.slice(name.indexOf('.') + 1)) && name.indexOf('.') > 0 : owned(name));
+  if (info.name) return ownedName(info.name) ? null : refused(tenantId, 'cluster-scoped name is not the tenant\'s', req);
+  if (info.verb === 'create') return meta && ownedName(meta.name ?? meta.generateName) ? null : refused(tenantId, 'created name is not the tenant\'s', req);
   if (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection') {
     return requiresTenantLabel(tenantId, req.query.get('labelSelector')) ? null : refused(tenantId, 'collection without the tenant label', req);
   }
