@@ -1,7 +1,7 @@
 // CustomResourceDefinitions: Established, served versions, schema validation
 // (422 with causes), defaulting, pruning, preserve-unknown-fields, status and
 // scale subresources, and printer columns in Table output.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useContractServer } from '../helpers/contract-suite.ts';
 import { widgetCrd } from '../fixtures/objects.ts';
@@ -14,7 +14,6 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 describe('custom resources', { timeout: 120_000 }, () => {
   const ctx = useContractServer();
   const group = `${uniqueName('ct')}.warren.dev`;
-  const crds: string[] = [];
   let ns = '';
   const widgets = () => `/apis/${group}/v1/namespaces/${ns}/widgets`;
   const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name }, spec });
@@ -22,7 +21,7 @@ describe('custom resources', { timeout: 120_000 }, () => {
   async function createCrd(body: any): Promise<void> {
     const res = await ctx.http.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body);
     assert.equal(res.status, 201, res.text);
-    crds.push(body.metadata.name);
+    ctx.onCleanup(() => ctx.http.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${body.metadata.name}`));
     await eventually(async () => {
       const crd = (await ctx.http.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${body.metadata.name}`)).body;
       return crd.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True');
@@ -37,9 +36,6 @@ describe('custom resources', { timeout: 120_000 }, () => {
     await createCrd(widgetCrd({ group, plural: 'clusterwidgets', kind: 'ClusterWidget', scope: 'Cluster' }));
   });
 
-  after(async () => {
-    for (const name of crds) await ctx.http.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
-  });
 
   it('discovery lists the resource with its names and subresources', async () => {
     const res = await ctx.http.get(`/apis/${group}/v1`);
