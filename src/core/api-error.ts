@@ -86,11 +86,17 @@ export function conflict(subject: Subject, why: string): ApiError {
   return new ApiError('Conflict', `Operation cannot be fulfilled on ${qualifiedResource(subject)} "${subject.name ?? ''}": ${why}`, detailsOf(subject));
 }
 
-/** 422 with field causes; `kind` is the object's Kind, as kube-apiserver reports it. */
+/**
+ * 422 with field causes; `kind` is the object's Kind, as kube-apiserver reports it.
+ * Message as errors.NewInvalid: `Deployment.apps "x" is invalid: [a: m1, b: m2]`,
+ * with repeated "field: message" lines dropped (the aggregate dedupes them), no
+ * brackets when one distinct line remains, and no colon part without causes.
+ */
 export function invalid(target: { group?: string; kind: string; name?: string }, causes: StatusCause[]): ApiError {
-  const summary = causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? '')).join(', ');
+  const lines = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? '')))];
   const what = target.group ? `${target.kind}.${target.group}` : target.kind;
-  const message = causes.length === 1 ? `${what} "${target.name ?? ''}" is invalid: ${summary}` : `${what} "${target.name ?? ''}" is invalid: [${summary}]`;
+  const head = `${what} "${target.name ?? ''}" is invalid`;
+  const message = lines.length === 0 ? head : lines.length === 1 ? `${head}: ${lines[0]}` : `${head}: [${lines.join(', ')}]`;
   const details: StatusDetails = { kind: target.kind, causes };
   if (target.name !== undefined) details.name = target.name;
   if (target.group) details.group = target.group;

@@ -1,0 +1,72 @@
+// PriorityClass, PodDisruptionBudget and HorizontalPodAutoscaler checks.
+import type { StatusCause } from '../../core/types.ts';
+import { isObject } from '../../core/types.ts';
+import { FIELD_IMMUTABLE, forbidden, invalidValue, notSupported, required } from './field-errors.ts';
+import { isValidPathSegmentName } from './name-rules.ts';
+import { validateLabelSelector } from './label-selector.ts';
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (isObject(v) ? v : {});
+
+const HIGHEST_USER_PRIORITY = 1000000000;
+const PREEMPTION = ['Never', 'PreemptLowerPriority'];
+
+export function validatePriorityClass(obj: Obj): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const name = String(rec(obj.metadata).name ?? '');
+  const value = obj.value;
+  if (typeof value !== 'number') causes.push(required('value'));
+  if (name.startsWith('system-') && !['system-cluster-critical', 'system-node-critical'].includes(name)) {
+    causes.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
+  } else if (typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
+    causes.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
+  }
+  if (obj.preemptionPolicy !== undefined && !PREEMPTION.includes(String(obj.preemptionPolicy))) {
+    causes.push(notSupported('preemptionPolicy', obj.preemptionPolicy, PREEMPTION));
+  }
+  return causes;
+}
+
+export function validatePriorityClassUpdate(obj: Obj, old: Obj): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (obj.value !== old.value) causes.push(forbidden('value', 'may not be changed in an update.'));
+  if ((obj.preemptionPolicy ?? null) !== (old.preemptionPolicy ?? null)) causes.push(invalidValue('preemptionPolicy', obj.preemptionPolicy ?? null, FIELD_IMMUTABLE));
+  return causes;
+}
+
+function intOrPercent(v: unknown, at: string): StatusCause[] {
+  if (typeof v === 'number') return v < 0 ? [invalidValue(at, v, 'must be greater than or equal to 0')] : [];
+  if (typeof v === 'string') {
+    const m = /^([0-9]+)%$/.exec(v);
+    if (!m) return [invalidValue(at, v, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
+    if (Number(m[1]) > 100) return [invalidValue(at, v, 'must not be greater than 100%')];
+  }
+  return [];
+}
+
+export function validatePodDisruptionBudget(obj: Obj): StatusCause[] {
+  const spec = rec(obj.spec);
+  const causes: StatusCause[] = [];
+  if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+    causes.push(invalidValue('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
+  }
+  causes.push(...intOrPercent(spec.minAvailable, 'spec.minAvailable'), ...intOrPercent(spec.maxUnavailable, 'spec.maxUnavailable'));
+  if (spec.selector !== undefined) causes.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  return causes;
+}
+
+export function validateHorizontalPodAutoscaler(obj: Obj): StatusCause[] {
+  const spec = rec(obj.spec);
+  const causes: StatusCause[] = [];
+  const ref = rec(spec.scaleTargetRef);
+  if (!ref.kind) causes.push(required('spec.scaleTargetRef.kind'));
+  else for (const msg of isValidPathSegmentName(String(ref.kind))) causes.push(invalidValue('spec.scaleTargetRef.kind', ref.kind, msg));
+  if (!ref.name) causes.push(required('spec.scaleTargetRef.name'));
+  else for (const msg of isValidPathSegmentName(String(ref.name))) causes.push(invalidValue('spec.scaleTargetRef.name', ref.name, msg));
+  const min = spec.minReplicas;
+  const max = typeof spec.maxReplicas === 'number' ? spec.maxReplicas : 0;
+  if (typeof min === 'number' && min < 1) causes.push(invalidValue('spec.minReplicas', min, 'must be greater than or equal to 1'));
+  if (max < 1) causes.push(invalidValue('spec.maxReplicas', max, 'must be greater than 0'));
+  if (typeof min === 'number' && max < min) causes.push(invalidValue('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
+  return causes;
+}
