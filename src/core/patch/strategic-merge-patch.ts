@@ -94,7 +94,9 @@ function mergeValue(current: unknown, patchValue: unknown, typeName: string | un
 }
 
 function mergeList(original: unknown[], patch: unknown[], itemType: string | undefined, mergeKey: string | undefined): unknown[] {
-  if (patch.length > 0 && !patch.some(isObject)) {
+  // kube's mergeSlice: an empty patch list merges nothing (use null to clear).
+  if (patch.length === 0) return original;
+  if (!patch.some(isObject)) {
     // Primitive merge list: union, keeping the original order first.
     const out = [...original];
     for (const v of patch) if (!out.some((o) => deepEqual(o, v))) out.push(v);

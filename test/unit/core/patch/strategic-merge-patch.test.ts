@@ -75,6 +75,11 @@ const cases: Array<{ name: string; doc?: any; type?: string; patch: any; want: (
     want: (d) => d.metadata.finalizers, expected: ['a.io/x', 'b.io/y'],
   },
   {
+    name: 'an empty list on a merge list changes nothing (null clears it)',
+    patch: { metadata: { finalizers: [] } },
+    want: (d) => d.metadata.finalizers, expected: ['a.io/x'],
+  },
+  {
     name: '$deleteFromPrimitiveList/finalizers',
     patch: { metadata: { '$deleteFromPrimitiveList/finalizers': ['a.io/x'] } },
     want: (d) => d.metadata.finalizers, expected: [],
