@@ -17,7 +17,7 @@ const EMPTY_TYPE_DETAIL: Record<Level, string> = {
 
 /** Causes sorted by their text, as kube does, so the order is stable. */
 export function validateStructural(schema: JSONSchemaProps, path: string): StatusCause[] {
-  const errs = invariants(schema, 'root', path);
+  const errs = [...invariants(schema, 'root', path), ...completeness(schema, schema, path, path)];
   return errs.sort((a, b) => text(a).localeCompare(text(b)));
 }
 
@@ -120,5 +120,28 @@ function nested(v: JSONSchemaProps, skipAnyOf: boolean, path: string): StatusCau
   if (v['x-kubernetes-list-map-keys']?.length) errs.push(forbidden(child(path, 'x-kubernetes-list-map-keys'), 'must be empty to be structural'));
   if (v['x-kubernetes-list-type'] !== undefined) errs.push(forbidden(child(path, 'x-kubernetes-list-type'), 'must be undefined to be structural'));
   if (v.properties?.metadata) errs.push(forbidden(key(child(path, 'properties'), 'metadata'), 'must not be specified in a nested context'));
+  return errs;
+}
+
+/**
+ * Fields and items named inside the root's anyOf/allOf/oneOf/not must also exist
+ * in the structural part (kube checks this from the root's junctors only).
+ */
+function completeness(v: JSONSchemaProps, s: JSONSchemaProps | undefined, sPath: string, vPath: string, isNested = false): StatusCause[] {
+  if (!s) return [required(sPath, `because it is defined in ${vPath}`)];
+  const errs: StatusCause[] = [];
+  if (isNested) {
+    const vItems = itemsSchema(v);
+    if (vItems) errs.push(...completeness(vItems, itemsSchema(s), child(sPath, 'items'), child(vPath, 'items'), true));
+    for (const [k, vf] of Object.entries(v.properties ?? {})) {
+      const sf = s.properties?.[k];
+      const sp = key(child(sPath, 'properties'), k);
+      const vp = key(child(vPath, 'properties'), k);
+      if (!sf) errs.push(required(sp, `because it is defined in ${vp}`));
+      else errs.push(...completeness(vf, sf, sp, vp, true));
+    }
+  }
+  if (v.not) errs.push(...completeness(v.not, s, sPath, child(vPath, 'not'), true));
+  for (const j of ['allOf', 'anyOf', 'oneOf'] as const) (v[j] ?? []).forEach((n, i) => errs.push(...completeness(n, s, sPath, `${child(vPath, j)}[${i}]`, true)));
   return errs;
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileCustomResource, compileSchema } from '../../../../src/apiserver/crd/compile-custom-resource.ts';
+import fc from 'fast-check';
 import type { JSONSchemaProps } from '../../../../src/apiserver/crd/crd-types.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
 import { widgetCrd } from './fixtures.ts';
@@ -127,5 +128,23 @@ describe('compileCustomResource', () => {
   });
   it('rejects an unknown version', () => {
     assert.throws(() => compileCustomResource(widgetCrd(), 'v9'), /version "v9"/);
+  });
+});
+
+describe('pruning and defaulting properties', () => {
+  const json = fc.jsonValue({ maxDepth: 4 });
+  const specArb = fc.record({ image: fc.oneof(fc.string(), json), ports: fc.array(fc.dictionary(fc.constantFrom('name', 'protocol', 'junk'), json), { maxLength: 3 }), extra: json, bogus: json }, { requiredKeys: [] });
+  it('prune is idempotent and leaves no unknown fields', () => {
+    fc.assert(fc.property(specArb, (spec) => {
+      const once = compiled.prune(cr(spec));
+      assert.deepEqual(compiled.prune(once), once);
+      assert.deepEqual(compiled.unknownFields(once), []);
+    }));
+  });
+  it('default is idempotent', () => {
+    fc.assert(fc.property(specArb, (spec) => {
+      const once = compiled.default(cr(spec));
+      assert.deepEqual(compiled.default(once), once);
+    }));
   });
 });

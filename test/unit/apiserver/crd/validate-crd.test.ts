@@ -108,6 +108,11 @@ const cases: Array<{ name: string; crd: CustomResourceDefinition; want: Array<[s
     want: [[`${schemaPath}.properties[v].anyOf[0].type`, 'Forbidden: must be empty to be structural']],
   },
   {
+    name: 'field named only inside anyOf',
+    crd: withSchema({ type: 'object', properties: { spec: { type: 'object' } }, anyOf: [{ properties: { spec: { properties: { a: { pattern: 'x' } } } } }, { required: ['spec'] }] }),
+    want: [[`${schemaPath}.properties[spec].properties[a]`, `Required value: because it is defined in ${schemaPath}.anyOf[0].properties[spec].properties[a]`]],
+  },
+  {
     name: 'metadata restricted beyond name',
     crd: withSchema({ type: 'object', properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } } }),
     want: [[`${schemaPath}.properties[metadata]`, 'Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified']],
