@@ -14,7 +14,7 @@ describe('Table output', { timeout: 60_000 }, () => {
     {
       resource: 'pods', path: (ns: string) => `/api/v1/namespaces/${ns}/pods`, create: () => pod('tp'),
       columns: [['Name', 0], ['Ready', 0], ['Status', 0], ['Restarts', 0], ['Age', 0], ['IP', 1], ['Node', 1], ['Nominated Node', 1], ['Readiness Gates', 1]],
-      cells: ['tp', '0/1', 'Pending', 0],
+      cells: ['tp', '0/1', 'Pending', '0'],
     },
     {
       resource: 'deployments', path: (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments`, create: () => deployment('td', { replicas: 2 }),
