@@ -1,5 +1,31 @@
-// Placeholder signature; the lead engineer is writing the implementation.
+// The embedded apiserver, composed: credentials and store from the data
+// directory (or memory), the registry and its controllers, the HTTPS listener.
+// Started by `warren apiserver`, by `warren up`, and in-process by tests.
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MemoryStore } from './store/memory-store.ts';
+import type { Store } from './store/store.ts';
+import { openDurableStore } from './store/durable-store.ts';
+import { ResourceCatalog } from './registry/catalog.ts';
+import { Registry } from './registry/registry.ts';
+import { createDefaultStrategy } from './registry/default-strategy.ts';
 import type { ResourceApi } from './registry/resource-api.ts';
+import { createHandler } from './http/handler.ts';
+import { createTablePrinter } from './http/table-printer.ts';
+import { createOpenApiServer } from './http/openapi-routes.ts';
+import { createAuthenticator } from './http/authn.ts';
+import { createTokenIssuer } from './auth/token-issuer.ts';
+import { loadCredentials, saveServiceAccountKey } from './credentials.ts';
+import { buildKubeconfig } from './tls/kubeconfig.ts';
+import { startGarbageCollector } from './controllers/garbage-collector.ts';
+import { startNamespaceController } from './controllers/namespace-controller.ts';
+import { startCrdController } from './controllers/crd-controller.ts';
+import { ensureSystemObjects, startNamespaceBootstrap } from './controllers/namespace-bootstrap.ts';
+import { startWorkloadSimulator } from './simulator/start-workload-simulator.ts';
+import { versionInfo } from './version.ts';
+import { writeFileAtomic } from './files.ts';
 
 export interface ApiServerOptions {
   host?: string; // default 127.0.0.1
@@ -7,6 +33,10 @@ export interface ApiServerOptions {
   /** Data directory: CA, certificates, kubeconfig and the durable store. Omit for a fully in-memory server. */
   dataDir?: string;
   simulateWorkloads?: boolean;
+  /** Name of the cluster in the kubeconfig (default "warren"). */
+  clusterName?: string;
+  /** Interval of watch bookmarks (default 60 s, like kube-apiserver). */
+  bookmarkIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -18,9 +48,103 @@ export interface RunningApiServer {
   kubeconfig: string;
   kubeconfigPath?: string;
   api: ResourceApi;
+  registry: Registry;
   stop(): Promise<void>;
 }
 
-export async function startApiServer(_options: ApiServerOptions = {}): Promise<RunningApiServer> {
-  throw new Error('not implemented yet');
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const credentials = await loadCredentials(options.dataDir, host);
+  const store: Store = options.dataDir ? await openDurableStore(join(options.dataDir, 'store')) : new MemoryStore();
+  const catalog = new ResourceCatalog();
+  const registry = new Registry({ store, catalog, strategy: createDefaultStrategy(store) });
+  const tokens = await createTokenIssuer(credentials.serviceAccountKey);
+  if (!credentials.serviceAccountKey) await saveServiceAccountKey(options.dataDir, tokens.privateJwk());
+
+  ensureSystemObjects(registry);
+  const controllers = [
+    startCrdController(registry, log),
+    startGarbageCollector(registry, log),
+    startNamespaceController(registry, log),
+    startNamespaceBootstrap(registry, credentials.ca.certPem, log),
+  ];
+  const simulator = options.simulateWorkloads ? startWorkloadSimulator(registry, { log, kubeletVersion: versionInfo.gitVersion }) : undefined;
+
+  const shutdownListeners = new Set<() => void>();
+  const watches = {
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    onShutdown: (listener: () => void) => {
+      shutdownListeners.add(listener);
+      return () => shutdownListeners.delete(listener);
+    },
+  };
+
+  let address = `${host}:0`;
+  let ready = false;
+  const server = https.createServer({
+    cert: credentials.serving.certPem,
+    key: credentials.serving.keyPem,
+    ca: credentials.ca.certPem,
+    requestCert: true,
+    rejectUnauthorized: false, // bearer tokens are accepted too; unverified certificates simply do not authenticate
+  }, createHandler({
+    registry,
+    tables: createTablePrinter(registry),
+    openapi: createOpenApiServer(registry),
+    authenticate: createAuthenticator(credentials.adminToken, tokens),
+    tokens,
+    serverAddress: () => address,
+    version: versionInfo,
+    ready: () => ready,
+    watches,
+  }));
+  server.keepAliveTimeout = 65_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  address = `${host}:${port}`;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const kubeconfig = buildKubeconfig({
+    clusterName: options.clusterName ?? 'warren',
+    server: url,
+    caCertPem: credentials.ca.certPem,
+    userName: 'admin',
+    clientCertPem: credentials.admin.certPem,
+    clientKeyPem: credentials.admin.keyPem,
+  });
+  let kubeconfigPath: string | undefined;
+  if (options.dataDir) {
+    kubeconfigPath = join(options.dataDir, 'kubeconfig');
+    await writeFileAtomic(kubeconfigPath, kubeconfig, 0o600);
+  }
+  ready = true;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      ready = false;
+      for (const listener of [...shutdownListeners]) listener();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, 2_000);
+      await closed;
+      clearTimeout(force);
+      await simulator?.stop();
+      for (const controller of controllers) controller.stop();
+      await store.close();
+    })();
+    return stopping;
+  };
+  return { url, port, caCertPem: credentials.ca.certPem, kubeconfig, kubeconfigPath, api: registry, registry, stop };
 }

@@ -26,6 +26,8 @@ export interface ResourceDef {
   fieldSelectors?: Record<string, string>;
   /** Does a spec change bump metadata.generation? (true for most kinds with a spec) */
   generation?: boolean;
+  /** Served from a CustomResourceDefinition (set by the apiserver when it registers the CRD). */
+  custom?: boolean;
 }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -1,0 +1,63 @@
+// Reads and decodes request bodies. The limit is kube-apiserver's 3 MiB; a
+// larger body is refused with 413 before it is parsed.
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { ApiError, badRequest } from '../../core/api-error.ts';
+
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (declared > limit) {
+      reject(tooLarge(limit));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(tooLarge(limit));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+}
+
+/** The media type without parameters, lower-cased. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** Decodes a JSON or YAML body; apply patches are YAML (a superset of JSON). */
+export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
+  const type = mediaType(contentType);
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  if (type.includes('protobuf') || type.includes('cbor')) {
+    throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  }
+  if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml') {
+    try {
+      return parseYaml(text, { maxAliasCount: 100 });
+    } catch (err) {
+      throw badRequest(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0] ?? ''}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`error decoding body: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,118 @@
+// The embedded apiserver's request chain, in order:
+//   recover (every failure becomes a Status) → authenticate (health and version
+//   are public, as on kube-apiserver) → parse request info → non-resource routes
+//   (discovery, OpenAPI, health) → resource lookup → subresource or verb handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../../core/api-error.ts';
+import { parseRequestInfo } from '../../core/request-info.ts';
+import type { Registry } from '../registry/registry.ts';
+import { aggregatedDiscovery, aggregatedDiscoveryVersion, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
+import { sendError, sendJson } from './respond.ts';
+import { handleResource } from './resource-handlers.ts';
+import { handleSubresource } from './subresources.ts';
+import type { TablePrinter } from './table-printer.ts';
+import type { OpenApiServer } from './openapi-routes.ts';
+import type { Authenticator } from './authn.ts';
+import type { TokenIssuer } from '../auth/token-issuer.ts';
+import type { WatchSettings } from './watch-stream.ts';
+
+export interface HandlerDeps {
+  registry: Registry;
+  tables: TablePrinter;
+  openapi: OpenApiServer;
+  authenticate: Authenticator;
+  tokens: TokenIssuer;
+  serverAddress: () => string;
+  version: object;
+  ready: () => boolean;
+  watches: WatchSettings;
+}
+
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/healthz/ping', '/livez/ping', '/readyz/ping']);
+
+export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((err: unknown) => sendError(res, err));
+  };
+}
+
+async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'https://apiserver.invalid');
+  const path = url.pathname;
+  if (!PUBLIC_PATHS.has(path) && !(await deps.authenticate(req))) {
+    throw new ApiError('Unauthorized', 'Unauthorized');
+  }
+  if (handleNonResource(deps, req, res, path)) return;
+  const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+  if (!info.isResourceRequest) {
+    if (info.apiPrefix === 'api' && path.replace(/\/+$/, '') === '/api') {
+      sendDiscoveryRoot(deps, req, res, true);
+      return;
+    }
+    if (info.apiPrefix === 'apis' && path.replace(/\/+$/, '') === '/apis') {
+      sendDiscoveryRoot(deps, req, res, false);
+      return;
+    }
+    if (info.apiPrefix === 'apis' && info.apiGroup === '' && info.parts.length === 0) {
+      const group = path.split('/').filter(Boolean)[1] ?? '';
+      const doc = apiGroup(deps.registry.catalog, group);
+      if (!doc) throw notFoundPath();
+      sendJson(res, 200, doc);
+      return;
+    }
+    if (info.apiVersion) {
+      const doc = apiResourceList(deps.registry.catalog, info.apiGroup, info.apiVersion);
+      if (!doc) throw notFoundPath();
+      sendJson(res, 200, doc);
+      return;
+    }
+    throw notFoundPath();
+  }
+  const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!def) throw notFoundPath();
+  const ctx = { req, res, info, query: url.searchParams, def, registry: deps.registry, tables: deps.tables, watches: deps.watches };
+  if (info.subresource) {
+    await handleSubresource(ctx, deps.tokens);
+    return;
+  }
+  await handleResource(ctx);
+}
+
+function notFoundPath(): ApiError {
+  return new ApiError('NotFound', 'the server could not find the requested resource', {});
+}
+
+function sendDiscoveryRoot(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, core: boolean): void {
+  const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+  if (aggregated) {
+    const apiVersion = `apidiscovery.k8s.io/${aggregated}`;
+    sendJson(res, 200, aggregatedDiscovery(deps.registry.catalog, core, apiVersion), {
+      'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`,
+      Vary: 'Accept',
+    });
+    return;
+  }
+  sendJson(res, 200, core ? apiVersions(deps.serverAddress()) : apiGroupList(deps.registry.catalog), { Vary: 'Accept' });
+}
+
+function handleNonResource(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  if (path === '/version' || path === '/version/') {
+    sendJson(res, 200, deps.version);
+    return true;
+  }
+  if (/^\/(healthz|livez|readyz)(\/ping)?\/?$/.test(path)) {
+    const ok = !path.startsWith('/readyz') || deps.ready();
+    res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' });
+    res.end(ok ? 'ok' : '[-]readyz failed: not ready\nreadyz check failed');
+    return true;
+  }
+  if (path.startsWith('/openapi/')) {
+    deps.openapi.serve(req, res, path);
+    return true;
+  }
+  if (path === '/openid/v1/jwks' || path === '/.well-known/openid-configuration') {
+    deps.tokens.serveDiscovery(res, path);
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,137 @@
+// The verbs of a resource request, each a thin adapter from HTTP onto the registry.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, methodNotAllowed } from '../../core/api-error.ts';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { KubeObject } from '../../core/types.ts';
+import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import type { Registry } from '../registry/registry.ts';
+import type { PatchType, WriteOptions } from '../registry/resource-api.ts';
+import { decodeBody, mediaType, readBody } from './body.ts';
+import { negotiateResourceFormat, sendJson } from './respond.ts';
+import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
+import { serveWatch, type WatchSettings } from './watch-stream.ts';
+import type { TablePrinter } from './table-printer.ts';
+
+export interface ResourceContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  def: ResourceDef;
+  registry: Registry;
+  tables: TablePrinter;
+  watches: WatchSettings;
+}
+
+/** Registries that answer DELETE with the deleted object rather than a Status (kube's ReturnDeletedObject). */
+const RETURNS_DELETED_OBJECT = new Set(['pods', 'podtemplates', 'persistentvolumes', 'namespaces']);
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+function warningHeaders(options: WriteOptions): Record<string, string> {
+  const warnings = options.warnings ?? [];
+  if (warnings.length === 0) return {};
+  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+}
+
+function sendObject(ctx: ResourceContext, code: number, obj: KubeObject, headers: Record<string, string> = {}): void {
+  const format = negotiateResourceFormat(ctx.req.headers.accept);
+  if (format === 'table') {
+    sendJson(ctx.res, code, ctx.tables.toTable(ctx.def, [obj], ctx.query, {}), headers);
+    return;
+  }
+  if (format === 'partial-metadata') {
+    sendJson(ctx.res, code, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }, headers);
+    return;
+  }
+  sendJson(ctx.res, code, obj, headers);
+}
+
+async function bodyOf(ctx: ResourceContext): Promise<unknown> {
+  return decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+}
+
+export async function handleResource(ctx: ResourceContext): Promise<void> {
+  const { info, def, registry, query } = ctx;
+  const namespace = def.namespaced ? info.namespace : '';
+  if (def.namespaced && info.name !== '' && namespace === '') throw new ApiError('NotFound', 'the server could not find the requested resource');
+  switch (info.verb) {
+    case 'get':
+      sendObject(ctx, 200, registry.get(def, namespace, info.name));
+      return;
+    case 'list': {
+      negotiateResourceFormat(ctx.req.headers.accept);
+      const list = registry.list(def, listQuery(query, namespace));
+      const format = negotiateResourceFormat(ctx.req.headers.accept);
+      if (format === 'table') sendJson(ctx.res, 200, ctx.tables.toTable(def, list.items, query, list.metadata));
+      else if (format === 'partial-metadata') {
+        sendJson(ctx.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map((item) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata })) });
+      } else sendJson(ctx.res, 200, list);
+      return;
+    }
+    case 'watch':
+      serveWatch(ctx, watchQuery(query, namespace));
+      return;
+    case 'create': {
+      const options = writeOptions(query, ctx.req.headers['user-agent'], '');
+      applyFieldManager(options, ctx.req.headers['user-agent'], false);
+      const body = await bodyOf(ctx);
+      const created = registry.create(def, namespace, body as KubeObject, options);
+      sendObject(ctx, 201, created, warningHeaders(options));
+      return;
+    }
+    case 'update': {
+      const options = writeOptions(query, ctx.req.headers['user-agent'], '');
+      applyFieldManager(options, ctx.req.headers['user-agent'], false);
+      const body = await bodyOf(ctx);
+      const existed = registryHas(registry, def, namespace, info.name);
+      const updated = registry.update(def, namespace, info.name, body as KubeObject, options);
+      sendObject(ctx, existed ? 200 : 201, updated, warningHeaders(options));
+      return;
+    }
+    case 'patch': {
+      const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
+      if (!type) {
+        throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+      }
+      const options = writeOptions(query, ctx.req.headers['user-agent'], '');
+      applyFieldManager(options, ctx.req.headers['user-agent'], type === 'apply');
+      const body = await bodyOf(ctx);
+      const existed = registryHas(registry, def, namespace, info.name);
+      const patched = registry.patch(def, namespace, info.name, type, body, options);
+      sendObject(ctx, existed ? 200 : 201, patched, warningHeaders(options));
+      return;
+    }
+    case 'delete': {
+      const raw = await readBody(ctx.req);
+      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json') : undefined;
+      const result = registry.remove(def, namespace, info.name, deleteOptions(query, body));
+      if (!result.deleted || def.custom || RETURNS_DELETED_OBJECT.has(def.resource)) {
+        sendObject(ctx, 200, result.object);
+        return;
+      }
+      const details: Record<string, string> = { name: info.name, kind: def.resource };
+      if (def.group) details.group = def.group;
+      if (result.object.metadata.uid) details.uid = result.object.metadata.uid;
+      sendJson(ctx.res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details });
+      return;
+    }
+    case 'deletecollection': {
+      const raw = await readBody(ctx.req);
+      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json') : undefined;
+      sendJson(ctx.res, 200, registry.deleteCollection(def, listQuery(query, namespace), deleteOptions(query, body)));
+      return;
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+function registryHas(registry: Registry, def: ResourceDef, namespace: string, name: string): boolean {
+  return registry.store.get(registry.key(def, namespace, name)) !== undefined;
+}

@@ -1,0 +1,64 @@
+// Writing responses: JSON bodies, Status errors, and content negotiation.
+import type { ServerResponse } from 'node:http';
+import { ApiError, toApiError } from '../../core/api-error.ts';
+
+export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  const apiError = toApiError(err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (apiError.details?.retryAfterSeconds) headers['Retry-After'] = String(apiError.details.retryAfterSeconds);
+  sendJson(res, apiError.code, apiError.toStatus(), headers);
+}
+
+export interface AcceptedType {
+  type: string;
+  params: Record<string, string>;
+}
+
+export function parseAccept(header: string | undefined): AcceptedType[] {
+  if (!header) return [{ type: '*/*', params: {} }];
+  return header.split(',').map((part) => {
+    const [type = '', ...rest] = part.trim().split(';');
+    const params: Record<string, string> = {};
+    for (const p of rest) {
+      const [k, v] = p.split('=');
+      if (k && v !== undefined) params[k.trim()] = v.trim();
+    }
+    return { type: type.trim().toLowerCase(), params };
+  });
+}
+
+/** What representation the client asked for on a resource request. */
+export type ResourceFormat = 'json' | 'table' | 'partial-metadata';
+
+export function negotiateResourceFormat(accept: string | undefined): ResourceFormat {
+  for (const entry of parseAccept(accept)) {
+    const jsonish = entry.type === 'application/json' || entry.type === '*/*' || entry.type === 'application/*' || entry.type === 'application/yaml';
+    if (!jsonish) continue;
+    if (entry.params.as === 'Table') {
+      if (entry.params.g === 'meta.k8s.io' && (entry.params.v === 'v1' || entry.params.v === 'v1beta1')) return 'table';
+      continue;
+    }
+    if (entry.params.as === 'PartialObjectMetadata' || entry.params.as === 'PartialObjectMetadataList') {
+      if (entry.params.g === 'meta.k8s.io') return 'partial-metadata';
+      continue;
+    }
+    if (entry.params.as) continue;
+    return 'json';
+  }
+  throw new ApiError('NotAcceptable', 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+}

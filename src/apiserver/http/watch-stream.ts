@@ -1,0 +1,71 @@
+// Streams a watch as newline-delimited JSON events. The stream ends at
+// timeoutSeconds (or a random 30–60 min, as kube-apiserver's default), when the
+// client goes away, or when the server stops. A version too old to resume from
+// is reported as an ERROR event carrying a 410 Expired Status, as kube does.
+import { ApiError, toApiError } from '../../core/api-error.ts';
+import type { WatchEvent } from '../../core/types.ts';
+import { bookmark } from '../registry/watch.ts';
+import type { WatchQuery } from '../registry/resource-api.ts';
+import { negotiateResourceFormat } from './respond.ts';
+import type { ResourceContext } from './resource-handlers.ts';
+
+export interface WatchSettings {
+  bookmarkIntervalMs: number;
+  /** Called when the server shuts down: every open watch ends cleanly. */
+  onShutdown(listener: () => void): () => void;
+}
+
+export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSeconds?: number }): void {
+  const format = negotiateResourceFormat(ctx.req.headers.accept);
+  const { res, def, registry, watches: settings } = ctx;
+  let open = true;
+  let first = true;
+  const write = (event: WatchEvent): void => {
+    if (!open) return;
+    let object: unknown = event.object;
+    if (format === 'table' && (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED')) {
+      object = ctx.tables.toTable(def, [event.object], ctx.query, {}, !first);
+      first = false;
+    }
+    res.write(`${JSON.stringify({ type: event.type, object })}\n`);
+  };
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  let stop: () => void = () => undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const finish = (): void => {
+    if (!open) return;
+    open = false;
+    stop();
+    for (const timer of timers) clearTimeout(timer);
+    unsubscribeShutdown();
+    res.end();
+  };
+  const unsubscribeShutdown = settings.onShutdown(finish);
+  try {
+    stop = registry.watch(def, query, write);
+  } catch (err) {
+    const apiError = toApiError(err);
+    if (apiError instanceof ApiError && apiError.code === 410) {
+      res.write(`${JSON.stringify({ type: 'ERROR', object: apiError.toStatus() })}\n`);
+      finish();
+      return;
+    }
+    open = false;
+    unsubscribeShutdown();
+    res.end(`${JSON.stringify({ type: 'ERROR', object: apiError.toStatus() })}\n`);
+    return;
+  }
+  if (query.allowWatchBookmarks) {
+    const tick = (): void => {
+      write({ type: 'BOOKMARK', object: bookmark(def, registry.store.revision()) });
+      timers[0] = setTimeout(tick, settings.bookmarkIntervalMs);
+    };
+    timers[0] = setTimeout(tick, settings.bookmarkIntervalMs);
+  }
+  const timeoutMs = query.timeoutSeconds !== undefined && query.timeoutSeconds > 0
+    ? query.timeoutSeconds * 1000
+    : (1800 + Math.random() * 1800) * 1000;
+  timers[1] = setTimeout(finish, timeoutMs);
+  ctx.req.on('close', finish);
+  res.on('close', finish);
+}

@@ -1,0 +1,33 @@
+// Turns label and field selector strings into one predicate over objects,
+// refusing field labels the resource does not support, as kube-apiserver does.
+import { badRequest } from '../../core/api-error.ts';
+import type { KubeObject } from '../../core/types.ts';
+import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import { parseLabelSelector, matchesLabels, parseFieldSelector, matchesFields, fieldValue } from '../../core/selectors/index.ts';
+
+export type Predicate = (obj: KubeObject) => boolean;
+
+export interface CompiledPredicate {
+  matches: Predicate;
+  /** True when no selector narrows the result (kube only then reports remainingItemCount). */
+  everything: boolean;
+}
+
+export function compilePredicate(def: ResourceDef, labelSelector?: string, fieldSelector?: string): CompiledPredicate {
+  const labels = labelSelector ? parseLabelSelector(labelSelector) : [];
+  const fields = fieldSelector ? parseFieldSelector(fieldSelector) : [];
+  const paths: Record<string, string> = { 'metadata.name': '.metadata.name', ...(def.fieldSelectors ?? {}) };
+  if (def.namespaced) paths['metadata.namespace'] = '.metadata.namespace';
+  for (const requirement of fields) {
+    if (!(requirement.field in paths)) throw badRequest(`field label not supported: ${requirement.field}`);
+  }
+  const getField = (obj: KubeObject) => (field: string): string | undefined => {
+    const path = paths[field];
+    return path === undefined ? undefined : fieldValue(obj, path) ?? '';
+  };
+  if (labels.length === 0 && fields.length === 0) return { matches: () => true, everything: true };
+  return {
+    everything: false,
+    matches: (obj) => matchesLabels(labels, obj.metadata.labels ?? {}) && matchesFields(fields, getField(obj)),
+  };
+}

@@ -1,0 +1,280 @@
+// The registry: Kubernetes object semantics over the store. Every write goes
+// through the same steps, in this order (the order is kube-apiserver's):
+//   decode checks → admission (namespace lifecycle) → server-owned metadata →
+//   defaulting → unknown fields → validation → field managers → store.
+import { ApiError, conflict, methodNotAllowed, notFound } from '../../core/api-error.ts';
+import type { KubeList, KubeObject, WatchEvent } from '../../core/types.ts';
+import { groupVersion, type ResourceDef } from '../../core/resources/resource-def.ts';
+import type { ObjectKey, Store } from '../store/store.ts';
+import type { ResourceCatalog } from './catalog.ts';
+import type { DeleteOptions, ListQuery, PatchType, ResourceApi, WatchQuery, WriteOptions } from './resource-api.ts';
+import type { Strategy } from './strategy.ts';
+import { prepareCreateMeta, prepareUpdateMeta, specChanged, stableStringify } from './object-meta.ts';
+import {
+  checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
+} from './write-checks.ts';
+import { dropPaths } from './drop-paths.ts';
+import { listObjects } from './list.ts';
+import { watchObjects } from './watch.ts';
+import { applyPatchBody, recordUpdateManager } from './patching.ts';
+import { kindHooks } from './kind-hooks.ts';
+
+export interface RegistryOptions {
+  store: Store;
+  catalog: ResourceCatalog;
+  strategy: Strategy;
+  now?: () => Date;
+}
+
+/** Objects that kube-apiserver lets a PUT create when absent. */
+const CREATE_ON_UPDATE = new Set(['leases', 'endpoints', 'events']);
+
+/** Server-side apply computes managedFields itself; other writes record an Update entry. */
+type InternalWrite = WriteOptions & { skipManagedFields?: boolean };
+
+export interface RemoveResult {
+  object: KubeObject;
+  /** False when the object stays, marked for deletion (finalizers, namespace termination). */
+  deleted: boolean;
+}
+
+export class Registry implements ResourceApi {
+  readonly store: Store;
+  readonly catalog: ResourceCatalog;
+  private readonly strategy: Strategy;
+  private readonly now: () => Date;
+
+  constructor(options: RegistryOptions) {
+    this.store = options.store;
+    this.catalog = options.catalog;
+    this.strategy = options.strategy;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  lookup(group: string, version: string, resource: string): ResourceDef | undefined {
+    return this.catalog.lookup(group, version, resource);
+  }
+
+  resources(): ResourceDef[] {
+    return this.catalog.all();
+  }
+
+  key(def: ResourceDef, namespace: string, name: string): ObjectKey {
+    return { resource: this.catalog.storageKey(def), namespace: def.namespaced ? namespace : '', name };
+  }
+
+  /** The stored object as the client asked for it (custom resources may be stored at another version). */
+  present(def: ResourceDef, obj: KubeObject): KubeObject {
+    const apiVersion = groupVersion(def);
+    if (obj.apiVersion === apiVersion && obj.kind === def.kind) return obj;
+    return { ...obj, apiVersion, kind: def.kind };
+  }
+
+  get(def: ResourceDef, namespace: string, name: string): KubeObject {
+    const found = this.store.get(this.key(def, namespace, name));
+    if (!found) throw notFound({ group: def.group, resource: def.resource, name });
+    return this.present(def, found);
+  }
+
+  list(def: ResourceDef, query: ListQuery): KubeList {
+    const list = listObjects(this.store, this.catalog.storageKey(def), def, query);
+    return { ...list, items: list.items.map((item) => this.present(def, item)) };
+  }
+
+  watch(def: ResourceDef, query: WatchQuery, onEvent: (event: WatchEvent) => void): () => void {
+    return watchObjects(this.store, this.catalog.storageKey(def), def, query, (event) => {
+      onEvent(event.type === 'BOOKMARK' || event.type === 'ERROR' ? event : { type: event.type, object: this.present(def, event.object) });
+    });
+  }
+
+  create(def: ResourceDef, namespace: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
+    return this.insert(def, namespace, input, options);
+  }
+
+  private insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): KubeObject {
+    this.requireVerb(def, 'create');
+    checkBodyShape(input);
+    checkTypeMeta(def, input);
+    checkNamespaceMatches(def, input, namespace);
+    checkNamespaceOpen(this.store, def, namespace);
+    const now = this.now();
+    let obj: KubeObject = { ...input, apiVersion: groupVersion(def), kind: def.kind, metadata: prepareCreateMeta(def, input.metadata, namespace, now) };
+    if (!obj.metadata.name) {
+      throwIfInvalid(def, obj, [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    }
+    obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
+    obj = this.normalizeAndValidate(def, obj, undefined, options);
+    if (!options.skipManagedFields) obj = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) });
+    if (options.dryRun) return this.present(def, obj);
+    const key = this.key(def, namespace, obj.metadata.name ?? '');
+    try {
+      return this.present(def, this.store.create(key, obj));
+    } catch (err) {
+      if (err instanceof ApiError && err.reason === 'AlreadyExists' && input.metadata.generateName && !input.metadata.name) {
+        // kube retries generateName collisions internally; one retry is plenty at our name space size.
+        return this.insert(def, namespace, input, options);
+      }
+      throw err;
+    }
+  }
+
+  update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
+    this.requireVerb(def, 'update');
+    checkBodyShape(input);
+    checkTypeMeta(def, input);
+    checkNamespaceMatches(def, input, namespace);
+    checkNameMatches(input, name);
+    const key = this.key(def, namespace, name);
+    const old = this.store.get(key);
+    if (!old) {
+      if (CREATE_ON_UPDATE.has(def.resource) && !options.subresource) {
+        return this.create(def, namespace, { ...input, metadata: { ...input.metadata, name } }, options);
+      }
+      throw notFound({ group: def.group, resource: def.resource, name });
+    }
+    const wanted = input.metadata.resourceVersion;
+    if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
+      throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    return this.replace(def, old, { ...input, metadata: { ...input.metadata, name } }, options);
+  }
+
+  patch(def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, options: WriteOptions = {}): KubeObject {
+    this.requireVerb(def, 'patch');
+    const key = this.key(def, namespace, name);
+    const old = this.store.get(key);
+    const typeName = this.strategy.typeName(def);
+    if (!old) {
+      if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
+      const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
+      return this.insert(def, namespace, created, { ...options, skipManagedFields: true });
+    }
+    const patched = applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
+    checkNameMatches(patched, name);
+    const wanted = patched.metadata.resourceVersion;
+    if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
+      throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    return this.replace(def, old, patched, { ...options, skipManagedFields: type === 'apply' });
+  }
+
+  delete(def: ResourceDef, namespace: string, name: string, options: DeleteOptions = {}): KubeObject {
+    return this.remove(def, namespace, name, options).object;
+  }
+
+  remove(def: ResourceDef, namespace: string, name: string, options: DeleteOptions = {}): RemoveResult {
+    this.requireVerb(def, 'delete');
+    const key = this.key(def, namespace, name);
+    const old = this.store.get(key);
+    if (!old) throw notFound({ group: def.group, resource: def.resource, name });
+    const subject = { group: def.group, resource: def.resource, name };
+    const pre = options.preconditions ?? {};
+    if (pre.uid && pre.uid !== old.metadata.uid) {
+      throw conflict(subject, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw conflict(subject, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+    }
+    const finalizers = [...(old.metadata.finalizers ?? [])];
+    if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+    if (options.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+    const marked = kindHooks(def).prepareForDelete(old, { now: this.now(), finalizers });
+    if (marked) {
+      if (options.dryRun) return { object: this.present(def, marked), deleted: false };
+      if (old.metadata.deletionTimestamp && stableStringify(marked.metadata.finalizers) === stableStringify(old.metadata.finalizers)) {
+        return { object: this.present(def, old), deleted: false };
+      }
+      return { object: this.present(def, this.store.update(key, marked, { resourceVersion: old.metadata.resourceVersion })), deleted: false };
+    }
+    if (options.dryRun) return { object: this.present(def, old), deleted: true };
+    return { object: this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion })), deleted: true };
+  }
+
+  deleteCollection(def: ResourceDef, query: ListQuery, options: DeleteOptions = {}): KubeList {
+    this.requireVerb(def, 'deletecollection');
+    const list = this.list(def, { ...query, limit: undefined, continue: undefined });
+    const items: KubeObject[] = [];
+    for (const item of list.items) {
+      try {
+        items.push(this.delete(def, item.metadata.namespace ?? '', item.metadata.name ?? '', options));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.reason === 'NotFound')) throw err;
+      }
+    }
+    return { ...list, items };
+  }
+
+  /**
+   * The namespaces/finalize subresource: only spec.finalizers change. A terminating
+   * namespace with no finalizers left is removed.
+   */
+  finalizeNamespace(next: KubeObject): KubeObject {
+    const def = this.catalog.lookup('', 'v1', 'namespaces');
+    if (!def) throw notFound({ resource: 'namespaces', name: next.metadata.name });
+    const key = this.key(def, '', next.metadata.name ?? '');
+    const old = this.store.get(key);
+    if (!old) throw notFound({ resource: 'namespaces', name: next.metadata.name });
+    const obj = { ...old, spec: { ...((old.spec as object | undefined) ?? {}), finalizers: (next.spec as { finalizers?: string[] }).finalizers ?? [] } };
+    const done = old.metadata.deletionTimestamp && (obj.spec.finalizers.length === 0) && (old.metadata.finalizers ?? []).length === 0;
+    if (done) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
+    return this.present(def, this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion }));
+  }
+
+  /** The shared second half of update and patch: old exists, input is the desired object. */
+  private replace(def: ResourceDef, old: KubeObject, input: KubeObject, options: InternalWrite): KubeObject {
+    const now = this.now();
+    const hooks = kindHooks(def);
+    let obj: KubeObject;
+    if (options.subresource === 'status') {
+      // Status writes change status (and labels/annotations are ignored), never spec.
+      obj = { ...old, status: input.status };
+      if (input.status === undefined) delete obj.status;
+    } else {
+      obj = { ...input, apiVersion: old.apiVersion, kind: old.kind, metadata: prepareUpdateMeta(input.metadata, old.metadata) };
+      if (def.subresources?.status && !hooks.statusWritableOnMain) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = old.status;
+      }
+    }
+    obj = { ...obj, apiVersion: groupVersion(def), kind: def.kind };
+    if (old.metadata.deletionTimestamp) {
+      const added = (obj.metadata.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
+      if (added.length > 0) {
+        throwIfInvalid(def, obj, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}` }]);
+      }
+    }
+    obj = hooks.prepareForUpdate(obj, old, { now, store: this.store });
+    obj = this.normalizeAndValidate(def, obj, old, options);
+    if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
+    if (!options.skipManagedFields) obj = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def) });
+    const unchanged = stableStringify(withoutVolatile(obj)) === stableStringify(withoutVolatile(old));
+    if (unchanged) return this.present(def, old);
+    const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
+    // A namespace also waits for its spec.finalizers (the namespace controller's own).
+    const specFinalizers = def.group === '' && def.resource === 'namespaces' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+    const finished = obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0;
+    if (options.dryRun) return this.present(def, obj);
+    if (finished) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
+    return this.present(def, this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion }));
+  }
+
+  private normalizeAndValidate(def: ResourceDef, input: KubeObject, old: KubeObject | undefined, options: WriteOptions): KubeObject {
+    const unknown = this.strategy.unknownFields(def, input);
+    handleUnknownFields(def, unknown, options.fieldValidation, options.warnings);
+    const obj = this.strategy.normalize(def, dropPaths(input, unknown));
+    const causes = old ? this.strategy.validateUpdate(def, obj, old) : this.strategy.validateCreate(def, obj);
+    throwIfInvalid(def, obj, causes);
+    return obj;
+  }
+
+  private requireVerb(def: ResourceDef, verb: string): void {
+    if (!def.verbs.includes(verb)) throw methodNotAllowed();
+  }
+}
+
+/** resourceVersion and managedFields timestamps do not make a write a change. */
+function withoutVolatile(obj: KubeObject): KubeObject {
+  const { resourceVersion: _rv, managedFields: _mf, ...meta } = obj.metadata;
+  return { ...obj, metadata: meta };
+}
+

@@ -1,0 +1,58 @@
+// WATCH over the store's event history. Selector-filtered watches see an object
+// enter (ADDED) and leave (DELETED) the selection, as kube-apiserver's watch cache
+// does. Without a resourceVersion (or with "0") the current state comes first as
+// ADDED events.
+import { ApiError, expired } from '../../core/api-error.ts';
+import type { KubeObject, WatchEvent } from '../../core/types.ts';
+import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import type { Store, StoreEvent } from '../store/store.ts';
+import type { WatchQuery } from './resource-api.ts';
+import { compilePredicate } from './predicate.ts';
+import { parseRevision } from './list.ts';
+
+export function watchObjects(store: Store, storageKey: string, def: ResourceDef, query: WatchQuery, onEvent: (event: WatchEvent) => void): () => void {
+  const predicate = compilePredicate(def, query.labelSelector, query.fieldSelector);
+  const namespace = def.namespaced && query.namespace ? query.namespace : undefined;
+  const visible = (obj: KubeObject | undefined): boolean =>
+    obj !== undefined && (namespace === undefined || obj.metadata.namespace === namespace) && predicate.matches(obj);
+
+  let from: number;
+  const rv = query.resourceVersion;
+  if (rv === undefined || rv === '' || rv === '0') {
+    const snapshot = store.list(storageKey, namespace ? { namespace } : {});
+    for (const obj of snapshot.items) if (visible(obj)) onEvent({ type: 'ADDED', object: obj });
+    from = snapshot.revision;
+    if (query.sendInitialEvents && query.allowWatchBookmarks) {
+      onEvent({ type: 'BOOKMARK', object: bookmark(def, from, true) });
+    }
+  } else {
+    from = parseRevision(rv);
+  }
+  const listener = (event: StoreEvent): void => {
+    const now = event.type === 'DELETED' ? undefined : event.object;
+    const before = event.previous;
+    const isNow = visible(now);
+    const wasBefore = visible(before);
+    if (event.type === 'ADDED') {
+      if (isNow) onEvent({ type: 'ADDED', object: event.object });
+    } else if (event.type === 'DELETED') {
+      if (visible(event.previous ?? event.object) || visible(event.object)) onEvent({ type: 'DELETED', object: event.object });
+    } else if (isNow && wasBefore) onEvent({ type: 'MODIFIED', object: event.object });
+    else if (isNow) onEvent({ type: 'ADDED', object: event.object });
+    else if (wasBefore) onEvent({ type: 'DELETED', object: event.object });
+  };
+  try {
+    return store.watch(storageKey, from, listener);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 410) {
+      throw expired(`too old resource version: ${from} (${store.oldestWatchableRevision()})`);
+    }
+    throw err;
+  }
+}
+
+export function bookmark(def: ResourceDef, revision: number, initialEventsEnd = false): KubeObject {
+  const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
+  if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+  return { apiVersion: def.group ? `${def.group}/${def.version}` : def.version, kind: def.kind, metadata };
+}

@@ -1,0 +1,73 @@
+// Checks every write must pass before anything is stored: the body names the
+// same kind, version, namespace and name as the URL, the namespace exists and is
+// not terminating, and the object is valid. Each failure is a Status in kube's words.
+import { ApiError, badRequest, invalid, notFound } from '../../core/api-error.ts';
+import type { KubeObject, StatusCause } from '../../core/types.ts';
+import { groupVersion, type ResourceDef } from '../../core/resources/resource-def.ts';
+import type { Store } from '../store/store.ts';
+import type { FieldValidation } from './resource-api.ts';
+import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
+
+export function checkTypeMeta(def: ResourceDef, obj: KubeObject): void {
+  const expected = groupVersion(def);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== def.kind) {
+    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${def.kind})`);
+  }
+}
+
+export function checkBodyShape(obj: unknown): asserts obj is KubeObject {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  }
+  const meta = (obj as { metadata?: unknown }).metadata;
+  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
+    throw badRequest('json: cannot unmarshal into Go struct field .metadata of type v1.ObjectMeta');
+  }
+  if (meta === undefined) (obj as KubeObject).metadata = {};
+}
+
+export function checkNamespaceMatches(def: ResourceDef, obj: KubeObject, namespace: string): void {
+  if (!def.namespaced) return;
+  const inBody = obj.metadata.namespace;
+  if (inBody !== undefined && inBody !== '' && inBody !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+export function checkNameMatches(obj: KubeObject, name: string): void {
+  const inBody = obj.metadata.name;
+  if (inBody !== undefined && inBody !== '' && inBody !== name) {
+    throw badRequest(`the name of the object (${inBody}) does not match the name on the URL (${name})`);
+  }
+}
+
+/** kube's NamespaceLifecycle admission: the namespace must exist and not be terminating. */
+export function checkNamespaceOpen(store: Store, def: ResourceDef, namespace: string): void {
+  if (!def.namespaced) return;
+  const ns = store.get({ resource: 'namespaces', namespace: '', name: namespace });
+  if (!ns) throw notFound({ resource: 'namespaces', name: namespace });
+  if (ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
+    throw new ApiError('Forbidden', `${def.resource}${def.group ? `.${def.group}` : ''} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      name: undefined, group: def.group || undefined, kind: def.resource,
+      causes: [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+    });
+  }
+}
+
+export function throwIfInvalid(def: ResourceDef, obj: KubeObject, causes: StatusCause[]): void {
+  if (causes.length === 0) return;
+  const target: { kind: string; group?: string; name?: string } = { kind: def.kind, name: obj.metadata.name ?? '' };
+  if (def.group) target.group = def.group;
+  throw invalid(target, causes);
+}
+
+/** Applies the fieldValidation directive: Strict refuses unknown fields, Warn reports them; both then drop them. */
+export function handleUnknownFields(def: ResourceDef, paths: string[], mode: FieldValidation | undefined, warnings: string[] | undefined): void {
+  if (paths.length === 0 || mode === 'Ignore') return;
+  const fields = paths.map((path) => path.replace(/^\./, ''));
+  if (mode === 'Strict') throw strictDecodingError(def.kind, def.version, fields);
+  warnings?.push(...unknownFieldWarnings(fields));
+}

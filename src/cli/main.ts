@@ -1,0 +1,30 @@
+// The `warren` command: the composition root, and the only place that reads
+// process.env or argv. Each subcommand lives in its own file.
+import { runApiServerCommand } from './apiserver-command.ts';
+
+const USAGE = `Usage: warren <command> [options]
+
+Commands:
+  apiserver   Run the embedded Kubernetes-compatible API server
+              --listen HOST:PORT  (default 127.0.0.1:6443)
+              --data-dir DIR      (default .warren/apiserver)
+              --simulate-workloads
+  help        Show this help
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'apiserver':
+      return runApiServerCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`warren: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
