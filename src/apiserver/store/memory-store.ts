@@ -160,6 +160,7 @@ export class MemoryStore implements JsonStore {
       deletedJson = JSON.stringify(stamp(JSON.parse(entry.json) as KubeObject, record.revision));
     }
     this.apply(record, deletedJson);
+    this.history.trim();
   }
 
   attachJournal(journal: Journal): void {
