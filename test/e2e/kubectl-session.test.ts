@@ -149,7 +149,7 @@ for (const version of ['1.27', '1.33']) {
       assert.equal(ok(await kn(['get', 'gdt', '-o', 'name']), 'short name'), 'gadget.e2e.warren.dev/g1\n');
     });
 
-    it('delete with --cascade=orphan keeps the ReplicaSets; plain delete', async () => {
+    it('delete with --cascade=orphan (waits for the orphan finalizer), plain delete', async () => {
       assert.equal(ok(await kn(['delete', 'deployment', 'nginx', '--cascade=orphan']), 'delete orphan'), 'deployment.apps "nginx" deleted\n');
       const gone = await kn(['get', 'deployment', 'nginx']);
       assert.notEqual(gone.code, 0);
