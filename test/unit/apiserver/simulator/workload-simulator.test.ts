@@ -138,6 +138,14 @@ describe('workload simulator', () => {
     const api = start();
     api.create(DEFS.deployments, NS, deployment('web', 4, 'nginx:1', { revisionHistoryLimit: 1 }));
     await waitFor(() => assertDeploymentReady(api, 'web', 4));
+    // Replay ReplicaSet writes in order: desired 4 with maxSurge 25% (1) never runs more than 5 pods' worth.
+    const specReplicas = new Map<string, number>();
+    let maxTotal = 0;
+    api.watch(DEFS.replicasets, { resourceVersion: '0' }, (e) => {
+      if (e.type === 'DELETED') specReplicas.delete(e.object.metadata.name ?? '');
+      else specReplicas.set(e.object.metadata.name ?? '', (e.object.spec as { replicas: number }).replicas);
+      maxTotal = Math.max(maxTotal, [...specReplicas.values()].reduce((a, b) => a + b, 0));
+    });
     for (const [i, image] of ['nginx:2', 'nginx:3'].entries()) {
       const d = api.get(DEFS.deployments, NS, 'web');
       api.update(DEFS.deployments, NS, 'web', { ...d, spec: { ...(d.spec as object), template: template(image) } });
@@ -158,6 +166,7 @@ describe('workload simulator', () => {
     }
     const allPods = api.items(DEFS.pods, NS);
     assert.equal(allPods.length, 4, 'old pods are gone');
+    assert.equal(maxTotal, 5);
   });
 
   it('survives injected update conflicts', async () => {
