@@ -56,9 +56,20 @@ export class ApiError extends Error {
       reason: this.reason,
       code: this.code,
     };
-    if (this.details && Object.keys(this.details).length > 0) status.details = this.details;
+    if (this.details && Object.keys(this.details).length > 0) {
+      const details: StatusDetails = { ...this.details };
+      // In code a cause's kind is `type` (Go's field name); on the wire it is "reason" (its JSON tag).
+      if (details.causes) details.causes = details.causes.map(toWireCause);
+      status.details = details;
+    }
     return status;
   }
+}
+
+function toWireCause(cause: StatusCause): StatusCause {
+  if (cause.type === undefined) return cause;
+  const { type, ...rest } = cause;
+  return { reason: type, ...rest };
 }
 
 /** "deployments.apps" or "pods": how kube-apiserver names a resource in messages. */

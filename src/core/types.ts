@@ -65,7 +65,10 @@ export interface WatchEvent<T = KubeObject> {
 }
 
 export interface StatusCause {
+  /** The cause's kind (FieldValueRequired, ...). Serialised as "reason" on the wire by ApiError.toStatus(). */
   type?: string;
+  /** Wire form of `type`, as found in Status objects received from an apiserver. */
+  reason?: string;
   message?: string;
   field?: string;
 }
