@@ -135,6 +135,15 @@ export class FakeResourceApi implements ResourceApi {
     return () => this.watchers.delete(watcher);
   }
 
+  /** Ends every open watch with an ERROR event (410 Expired), as an apiserver does when history is compacted. */
+  expireWatches(): void {
+    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' };
+    for (const watcher of [...this.watchers]) {
+      this.watchers.delete(watcher);
+      watcher.onEvent({ type: 'ERROR', object: status as unknown as KubeObject });
+    }
+  }
+
   /** Objects of a resource, for assertions. */
   items(def: ResourceDef, namespace?: string): KubeObject[] {
     return [...this.bucket(def).values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace).map(clone);

@@ -110,7 +110,7 @@ export function ensureFakeNodes(api: ResourceApi, count: number, kubeletVersion:
   }
 }
 
-/** Writes the node's status with fresh heartbeat times; retries once on a conflict. */
+/** Writes the node's status with fresh heartbeat times, re-reading on conflicts (up to 10 tries). */
 export function heartbeat(api: ResourceApi, node: KubeObject, kubeletVersion: string, now: string = kubeTime()): void {
   const index = indexOf(node);
   if (index === undefined || !isSimulatedNode(node)) return;
@@ -121,7 +121,7 @@ export function heartbeat(api: ResourceApi, node: KubeObject, kubeletVersion: st
       api.update(DEFS.nodes, '', node.metadata.name ?? '', { ...node, status }, { fieldManager: MANAGER, subresource: 'status' });
       return;
     } catch (err) {
-      if (attempt >= 2 || !(err instanceof ApiError && err.reason === 'Conflict')) throw err;
+      if (attempt >= 9 || !(err instanceof ApiError && err.reason === 'Conflict')) throw err;
       node = api.get(DEFS.nodes, '', node.metadata.name ?? '');
     }
   }

@@ -286,6 +286,37 @@ describe('workload simulator', () => {
     assert.deepEqual(indexes, ['0', '1', '2']);
   });
 
+  it('follows owner deletion (garbage collection by the registry) without errors', async () => {
+    const lines: string[] = [];
+    const api = start({}, { log: (line) => lines.push(line) });
+    api.create(DEFS.deployments, NS, deployment('web', 3));
+    await waitFor(() => assertDeploymentReady(api, 'web', 3));
+    api.delete(DEFS.deployments, NS, 'web');
+    assert.equal(api.items(DEFS.pods, NS).length, 0);
+    api.create(DEFS.deployments, NS, deployment('web', 1));
+    await waitFor(() => assertDeploymentReady(api, 'web', 1));
+    assert.equal(api.items(DEFS.pods, NS).length, 1);
+    assert.deepEqual(lines.filter((l) => l.includes('failed')), []);
+  });
+
+  it('relists and carries on after its watches expire', async () => {
+    const api = start();
+    api.create(DEFS.deployments, NS, deployment('a', 1));
+    await waitFor(() => assertDeploymentReady(api, 'a', 1));
+    api.expireWatches();
+    // Changes while no watch is open must be picked up by the relist.
+    api.delete(DEFS.deployments, NS, 'a');
+    api.create(DEFS.deployments, NS, deployment('b', 2));
+    await waitFor(() => assertDeploymentReady(api, 'b', 2));
+    assert.equal(api.items(DEFS.pods, NS).length, 2);
+  });
+
+  it('heartbeats the fake nodes', async () => {
+    const api = start({}, { heartbeatIntervalMs: 20 });
+    const first = Number(api.get(DEFS.nodes, '', 'sim-node-1').metadata.resourceVersion);
+    await waitFor(() => assert.ok(Number(api.get(DEFS.nodes, '', 'sim-node-1').metadata.resourceVersion) > first));
+  });
+
   it('schedules and starts a bare pod', async () => {
     const api = start();
     api.create(DEFS.pods, NS, { metadata: { name: 'solo', namespace: NS }, spec: { containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' } } }] } });
