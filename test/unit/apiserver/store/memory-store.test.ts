@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import type { KubeObject } from '../../../../src/core/types.ts';
 import { MemoryStore } from '../../../../src/apiserver/store/memory-store.ts';
 import { isJsonStore } from '../../../../src/apiserver/store/json-store.ts';
 import { compareKeys } from '../../../../src/apiserver/store/object-key.ts';
@@ -76,7 +77,7 @@ describe('MemoryStore specifics', () => {
 describe('MemoryStore LIST fast path', () => {
   it('LIST of 10,000 1 KiB ConfigMaps as joined JSON is within 2x of a bare JSON.stringify', () => {
     const store = new MemoryStore();
-    const objects = [];
+    const objects: KubeObject[] = [];
     for (let i = 0; i < 10_000; i++) {
       objects.push(store.create({ resource: 'configmaps', namespace: `ns-${i % 50}`, name: `cm-${i}` }, cm(`ns-${i % 50}`, `cm-${i}`, { pad: 'x'.repeat(900) })));
     }
