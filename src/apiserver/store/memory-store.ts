@@ -159,7 +159,10 @@ export class MemoryStore implements JsonStore {
     let deletedJson: string | undefined;
     if (record.type === 'DELETED') {
       const entry = this.tables.get(record.resource)?.entries.get(keyOf(record.namespace, record.name));
-      if (!entry) return;
+      if (!entry) {
+        this.rev = record.revision; // a delete of nothing still used its revision
+        return;
+      }
       deletedJson = JSON.stringify(stamp(JSON.parse(entry.json) as KubeObject, record.revision));
     }
     this.apply(record, deletedJson);
