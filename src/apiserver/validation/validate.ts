@@ -85,10 +85,16 @@ function keyOf(def: ResourceDef): string {
   return resourceKey(def.group, def.resource);
 }
 
+// CRD names are checked by crd/validate-crd.ts alongside the rest of the CRD
+// spec; checking them here too would report every name error twice.
+const CRD_KEY = 'customresourcedefinitions.apiextensions.k8s.io';
+const noNameRule = (): string[] => [];
+
 export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
   const key = keyOf(def);
   const builtin = BUILTIN_KEYS.has(key);
-  const meta = validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameRule: nameRuleForObject(def, obj), builtin });
+  const nameRule = key === CRD_KEY ? noNameRule : nameRuleForObject(def, obj);
+  const meta = validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameRule, builtin });
   return [...meta, ...(CREATE[key]?.(obj) ?? [])];
 }
 

@@ -5,6 +5,7 @@ import type { ResourceDef } from '../../../../src/core/resources/resource-def.ts
 import type { KubeObject, StatusCause } from '../../../../src/core/types.ts';
 import { validateCreate, validateUpdate } from '../../../../src/apiserver/validation/validate.ts';
 import { applyDefaults } from '../../../../src/apiserver/validation/defaults.ts';
+import { validateObjectName } from '../../../../src/apiserver/validation/object-name.ts';
 
 function def(resource: string, group = ''): ResourceDef {
   const d = BUILTIN_RESOURCES.find((r) => r.resource === resource && r.group === group);
@@ -200,11 +201,11 @@ describe('validateCreate', () => {
     const causes = validateCreate(def('pods'), build({ name: '', def: def('pods'), obj: { spec: {} }, want: [] }));
     assert.deepEqual(causes, [{ type: 'FieldValueRequired', field: 'spec.containers', message: 'Required value' }]);
   });
-  it('CRD names must be <plural>.<group>', () => {
+  it('CRD names must be <plural>.<group> (validateObjectName; validateCreate leaves it to validate-crd)', () => {
     const crd = def('customresourcedefinitions', 'apiextensions.k8s.io');
     const obj: KubeObject = { metadata: { name: 'foo.a.com' }, spec: { group: 'a.com', names: { plural: 'foos' } } };
-    assert.deepEqual(show(validateCreate(crd, obj)), ['metadata.name: Invalid value: "foo.a.com": must be spec.names.plural+"."+spec.group']);
-    obj.metadata.name = 'foos.a.com';
+    assert.deepEqual(show(validateObjectName(crd, 'foo.a.com', obj)), ['metadata.name: Invalid value: "foo.a.com": must be spec.names.plural+"."+spec.group']);
+    assert.deepEqual(validateObjectName(crd, 'foos.a.com', obj), []);
     assert.deepEqual(validateCreate(crd, obj), []);
   });
 });
