@@ -118,12 +118,22 @@ export function badRequest(message: string, causes?: StatusCause[]): ApiError {
   return new ApiError('BadRequest', message, causes ? { causes } : undefined);
 }
 
-export function forbidden(subject: Subject & { user?: string; verb: string; namespace?: string }, why: string): ApiError {
+/**
+ * As responsewriters.Forbidden: the message names "resource/subresource" (kube's
+ * combined resource) while details.kind and the leading qualified resource do not.
+ */
+export function forbidden(subject: Subject & { user?: string; verb: string; namespace?: string; subresource?: string }, why: string): ApiError {
   const who = subject.user ? `User "${subject.user}" cannot` : 'cannot';
   const scope = subject.namespace ? ` in the namespace "${subject.namespace}"` : ' at the cluster scope';
   const named = subject.name !== undefined ? ` "${subject.name}"` : '';
-  const message = `${qualifiedResource(subject)}${named} is forbidden: ${who} ${subject.verb} resource "${subject.resource}" in API group "${subject.group ?? ''}"${scope}${why ? `: ${why}` : ''}`;
+  const resource = subject.subresource ? `${subject.resource}/${subject.subresource}` : subject.resource;
+  const message = `${qualifiedResource(subject)}${named} is forbidden: ${who} ${subject.verb} resource "${resource}" in API group "${subject.group ?? ''}"${scope}${why ? `: ${why}` : ''}`;
   return new ApiError('Forbidden', message, detailsOf(subject));
+}
+
+/** A denied non-resource request (`/metrics`, `/logs`): kube has no resource to name, so the message starts "forbidden:". */
+export function forbiddenPath(request: { user: string; verb: string; path: string }, why: string): ApiError {
+  return new ApiError('Forbidden', `forbidden: User "${request.user}" cannot ${request.verb} path "${request.path}"${why ? `: ${why}` : ''}`);
 }
 
 export function methodNotAllowed(message = 'the server does not allow this method on the requested resource'): ApiError {
