@@ -18,7 +18,8 @@ import type { Journal, WriteRecord } from './journal.ts';
 import { DEFAULT_HISTORY_LIMITS, EventHistory, type HistoryLimits } from './event-history.ts';
 import { WatchHub } from './watch-hub.ts';
 import { SortedKeys } from './sorted-keys.ts';
-import { compareKeys, keyOf, splitKey, subjectOf } from './object-key.ts';
+import { keyOf, splitKey, subjectOf } from './object-key.ts';
+import { scanSnapshot, type Entry, type Table } from './snapshot-scan.ts';
 
 /** kube's message for a list at a compacted resourceVersion (the registry rewrites it for continue tokens). */
 export const LIST_EXPIRED_MESSAGE = 'The resourceVersion for the provided list is too old.';
@@ -30,15 +31,6 @@ export interface MemoryStoreOptions {
   onListenerError?: (err: unknown) => void;
 }
 
-interface Entry {
-  json: string;
-  revision: number;
-}
-
-interface Table {
-  entries: Map<string, Entry>;
-  keys: SortedKeys;
-}
 
 interface PageItem {
   key: string;
@@ -241,7 +233,9 @@ export class MemoryStore implements JsonStore {
     const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
     const { filter } = options;
     const items: PageItem[] = [];
-    const it = this.scan(resource, options, at);
+    const table = this.tables.get(resource);
+    const overlay = at < this.rev ? this.history.overlay(resource, at) : undefined;
+    const it = scanSnapshot(table, overlay, options);
     for (let next = it.next(); !next.done; next = it.next()) {
       const [key, json] = next.value;
       let object: KubeObject | undefined;
@@ -261,50 +255,6 @@ export class MemoryStore implements JsonStore {
     }
     return { items, revision: at };
   }
-
-  /** Yields [key, json] in key order as of revision `at`, merging current state with the history overlay. */
-  private *scan(resource: string, options: ListOptions, at: number): Generator<[string, string]> {
-    const table = this.tables.get(resource);
-    const prefix = options.namespace ? `${options.namespace}/` : undefined;
-    const after = options.after;
-    const inRange = (key: string): boolean =>
-      (prefix === undefined || key.startsWith(prefix)) && (after === undefined || compareKeys(key, after) > 0);
-    const overlay = at < this.rev ? this.history.overlay(resource, at) : undefined;
-    // Keys that existed at `at` but are gone now are not in the index: merge them in, in order.
-    const gone = overlay
-      ? [...overlay].filter(([k, v]) => v !== null && !table?.entries.has(k) && inRange(k)).map(([k]) => k).sort(compareKeys)
-      : [];
-    // Start at the later of the namespace's first key and the key after `after`.
-    let start: string | undefined = prefix;
-    let exclusive = false;
-    if (after !== undefined && (start === undefined || compareKeys(after, start) >= 0)) {
-      start = after;
-      exclusive = true;
-    }
-    const keys = table?.keys.from(start, exclusive);
-    let current = nextInRange(keys, prefix);
-    let j = 0;
-    while (true) {
-      const old = gone[j];
-      if (current === undefined && old === undefined) return;
-      if (old !== undefined && (current === undefined || compareKeys(old, current) < 0)) {
-        j++;
-        yield [old, overlay?.get(old) ?? ''];
-        continue;
-      }
-      const key = current as string;
-      current = nextInRange(keys, prefix);
-      const json = overlay?.has(key) ? overlay.get(key) : table?.entries.get(key)?.json;
-      if (json !== null && json !== undefined) yield [key, json];
-    }
-  }
-}
-
-/** The next key from the index, or undefined past the end or past the namespace. */
-function nextInRange(keys: Generator<string> | undefined, prefix: string | undefined): string | undefined {
-  const next = keys?.next();
-  if (!next || next.done) return undefined;
-  return prefix === undefined || next.value.startsWith(prefix) ? next.value : undefined;
 }
 
 /** A copy with metadata.resourceVersion set; the input is left untouched. */
