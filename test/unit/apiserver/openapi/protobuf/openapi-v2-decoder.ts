@@ -197,8 +197,9 @@ export function messageToJson(m: Decoded, type: string): unknown {
   if (type === 'ItemsItem') return m.schema?.length === 1 ? messageToJson(m.schema[0], 'Schema') : (m.schema ?? []).map((s: Decoded) => messageToJson(s, 'Schema'));
   if (type === 'AdditionalPropertiesItem') return 'schema' in m ? messageToJson(m.schema, 'Schema') : m.boolean;
   if (ONEOF.has(type)) {
-    const [name, v] = Object.entries(m)[0] ?? [];
-    if (!name) throw new Error(`${type}: empty oneof`);
+    const members = Object.entries(m);
+    if (members.length !== 1) throw new Error(`${type}: oneof with ${members.length} members set`);
+    const [name, v] = members[0]!;
     return valueToJson(v, fieldType(type, name)!);
   }
   if (MAPS.has(type)) return namedToJson(m.additional_properties ?? [], fieldType(type, 'additional_properties')!);
