@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../../core/api-error.ts';
+import { decodeKubeProtobuf, isKubeProtobuf } from '../../core/protobuf/index.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -40,9 +41,23 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** Decodes a JSON or YAML body; apply patches are YAML (a superset of JSON). */
-export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
+/** What a body should be when its envelope does not say (protobuf may leave apiVersion/kind empty). */
+export interface BodyType {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/**
+ * Decodes a JSON, YAML or Kubernetes-protobuf body (kubectl 1.32+ sends typed
+ * objects as protobuf); apply patches are YAML, a superset of JSON.
+ */
+export function decodeBody(body: Buffer, contentType: string | undefined, expected?: BodyType): unknown {
   const type = mediaType(contentType);
+  if (isKubeProtobuf(type)) {
+    const defaults = expected ? { apiVersion: expected.group ? `${expected.group}/${expected.version}` : expected.version, kind: expected.kind } : undefined;
+    return decodeKubeProtobuf(body, defaults);
+  }
   const text = body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   if (type.includes('protobuf') || type.includes('cbor')) {

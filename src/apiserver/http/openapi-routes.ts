@@ -7,6 +7,7 @@ import { openApiV2, openApiV3GroupVersion, openApiV3Index, type CrdSchema } from
 import type { Registry } from '../registry/registry.ts';
 import type { CustomResourceDefinition } from '../crd/crd-types.ts';
 import { parseAccept, sendError } from './respond.ts';
+import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../openapi/protobuf/index.ts';
 
 export interface OpenApiServer {
   serve(req: IncomingMessage, res: ServerResponse, path: string): void;
@@ -31,7 +32,7 @@ function acceptsJson(req: IncomingMessage): boolean {
 }
 
 export function createOpenApiServer(registry: Registry): OpenApiServer {
-  let v2: { json: string; etag: string } | undefined;
+  let v2: { json: string; etag: string; protobuf?: Uint8Array } | undefined;
   registry.catalog.onChange(() => {
     v2 = undefined;
   });
@@ -50,19 +51,36 @@ export function createOpenApiServer(registry: Registry): OpenApiServer {
     });
     res.end(json);
   };
+  const sendBytes = (req: IncomingMessage, res: ServerResponse, bytes: Uint8Array, etag: string): void => {
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ETag: etag });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': bytes.byteLength, ETag: etag, Vary: 'Accept', 'Cache-Control': 'no-cache, private' });
+    res.end(bytes);
+  };
   return {
     serve(req, res, path) {
       try {
-        if (!acceptsJson(req)) throw new ApiError('NotAcceptable', 'only application/json is served for OpenAPI documents');
         const resources = registry.catalog.all();
         if (path === '/openapi/v2') {
           if (!v2) {
-            const json = JSON.stringify(openApiV2(resources, crdSchemas(registry)));
+            const doc = openApiV2(resources, crdSchemas(registry));
+            const json = JSON.stringify(doc);
             v2 = { json, etag: `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"` };
           }
+          // client-go asks for protobuf only, and cannot read JSON here (kubectl < 1.32 validates from it).
+          if (parseAccept(req.headers.accept).some((a) => isOpenApiV2ProtobufType(a.type))) {
+            v2.protobuf ??= encodeOpenApiV2Protobuf(JSON.parse(v2.json) as Record<string, unknown>);
+            sendBytes(req, res, v2.protobuf, v2.etag);
+            return;
+          }
+          if (!acceptsJson(req)) throw new ApiError('NotAcceptable', 'only application/json and protobuf are served for OpenAPI v2');
           send(req, res, v2.json, v2.etag, false);
           return;
         }
+        if (!acceptsJson(req)) throw new ApiError('NotAcceptable', 'only application/json is served for OpenAPI v3 documents');
         if (path === '/openapi/v3' || path === '/openapi/v3/') {
           const json = JSON.stringify(openApiV3Index(resources, crdSchemas(registry)));
           send(req, res, json, `"${createHash('sha256').update(json).digest('hex')}"`, false);

@@ -53,13 +53,18 @@ function sendObject(ctx: ResourceContext, code: number, obj: KubeObject, headers
 }
 
 async function bodyOf(ctx: ResourceContext): Promise<unknown> {
-  return decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  return decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], ctx.def);
 }
 
 export async function handleResource(ctx: ResourceContext): Promise<void> {
   const { info, def, registry, query } = ctx;
   const namespace = def.namespaced ? info.namespace : '';
   if (def.namespaced && info.name !== '' && namespace === '') throw new ApiError('NotFound', 'the server could not find the requested resource');
+  const collectionVerbs = new Set(['list', 'watch', 'create', 'deletecollection']);
+  const needsName = new Set(['get', 'update', 'patch', 'delete']);
+  if ((info.name === '' && needsName.has(info.verb)) || (info.name !== '' && collectionVerbs.has(info.verb) && info.verb !== 'watch')) {
+    throw methodNotAllowed();
+  }
   switch (info.verb) {
     case 'get':
       sendObject(ctx, 200, registry.get(def, namespace, info.name));
@@ -74,9 +79,13 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       } else sendJson(ctx.res, 200, list);
       return;
     }
-    case 'watch':
-      serveWatch(ctx, watchQuery(query, namespace));
+    case 'watch': {
+      const watch = watchQuery(query, namespace);
+      // A watch of one object (legacy /watch/.../NAME or GET NAME?watch=1) is a watch with a name field selector.
+      if (info.name) watch.fieldSelector = [watch.fieldSelector, `metadata.name=${info.name}`].filter(Boolean).join(',');
+      serveWatch(ctx, watch);
       return;
+    }
     case 'create': {
       const options = writeOptions(query, ctx.req.headers['user-agent'], '');
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
@@ -109,7 +118,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
     }
     case 'delete': {
       const raw = await readBody(ctx.req);
-      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json') : undefined;
+      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json', { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }) : undefined;
       const result = registry.remove(def, namespace, info.name, deleteOptions(query, body));
       if (!result.deleted || def.custom || RETURNS_DELETED_OBJECT.has(def.resource)) {
         sendObject(ctx, 200, result.object);
@@ -123,7 +132,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
     }
     case 'deletecollection': {
       const raw = await readBody(ctx.req);
-      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json') : undefined;
+      const body = raw.length > 0 ? decodeBody(raw, ctx.req.headers['content-type'] ?? 'application/json', { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }) : undefined;
       sendJson(ctx.res, 200, registry.deleteCollection(def, listQuery(query, namespace), deleteOptions(query, body)));
       return;
     }

@@ -50,7 +50,7 @@ async function handleStatus(ctx: ResourceContext): Promise<void> {
   const options = writeOptions(ctx.query, ua, 'status');
   if (info.verb === 'update') {
     applyFieldManager(options, ua, false);
-    const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+    const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], def);
     sendJson(ctx.res, 200, registry.update(def, ns, info.name, body as KubeObject, options));
     return;
   }
@@ -109,7 +109,7 @@ async function handleScale(ctx: ResourceContext, paths: ScaleSubresource): Promi
     return;
   }
   let desired: KubeObject;
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
   if (info.verb === 'update') desired = body as KubeObject;
   else if (info.verb === 'patch') {
     const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
@@ -137,7 +137,7 @@ async function handleScale(ctx: ResourceContext, paths: ScaleSubresource): Promi
 
 async function handleFinalize(ctx: ResourceContext): Promise<void> {
   const { registry, def, info } = ctx;
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']) as KubeObject;
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], ctx.def) as KubeObject;
   const finalizers = ((body.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []);
   const current = registry.get(def, '', info.name);
   const next = { ...current, spec: { ...((current.spec as object | undefined) ?? {}), finalizers } };
@@ -169,7 +169,7 @@ async function handlePodLog(ctx: ResourceContext): Promise<void> {
 
 async function handleToken(ctx: ResourceContext, tokens: TokenIssuer): Promise<void> {
   const sa = ctx.registry.get(ctx.def, ctx.info.namespace, ctx.info.name);
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']) as KubeObject;
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }) as KubeObject;
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number };
   const expirationSeconds = spec.expirationSeconds ?? 3600;
   if (expirationSeconds < 600) {

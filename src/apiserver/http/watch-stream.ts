@@ -30,6 +30,8 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
     res.write(`${JSON.stringify({ type: event.type, object })}\n`);
   };
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  // Clients wait for the headers before reading events: send them now, not with the first event.
+  res.flushHeaders();
   let stop: () => void = () => undefined;
   const timers: NodeJS.Timeout[] = [];
   const finish = (): void => {

@@ -69,7 +69,7 @@ function buildModel(resources: readonly ResourceDef[], crds: readonly CrdSchema[
     for (const n of Object.keys(own)) fromCrds.add(n);
     const name = definitionNameOfKind(crd.group, crd.version, crd.kind);
     const listDefinition = definitionNameOfKind(crd.group, crd.version, crdListKind(crd));
-    add(groupVersion(crd), name, resourcePaths({ ...crd, resource: crd.plural, verbs: CRD_VERBS, definition: name, listDefinition }));
+    add(groupVersion(crd), name, resourcePaths({ ...crd, resource: crd.plural, verbs: CRD_VERBS, definition: name, listDefinition, custom: true }));
   }
   return { definitions, paths, kinds, fromCrds };
 }

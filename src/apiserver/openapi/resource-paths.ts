@@ -15,12 +15,16 @@ export interface PathResource {
   namespaced: boolean;
   verbs: readonly string[];
   definition: string; // definition name of the kind
+  /** A custom resource (served from a CRD). */
+  custom?: boolean;
   listDefinition?: string;
 }
 
 const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
 const PATCH = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
 const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+/** Custom resources take no strategic merge patch (kube answers 415), so their PATCH must not offer it: kubectl picks from this list. */
+const CUSTOM_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 const JSON_TYPES = ['application/json', 'application/yaml'];
 
 function query(name: string, type: string, description: string): Schema {
@@ -90,7 +94,7 @@ export function resourcePaths(r: PathResource): Record<string, Schema> {
   if (has('update')) item.put = op('put', opId('replace', scope), { parameters: [body(obj), ...writeParams], responses: ok(obj) });
   if (has('patch')) {
     item.patch = op('patch', opId('patch', scope), {
-      consumes: PATCH_TYPES,
+      consumes: r.custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES,
       parameters: [body(refSchema(PATCH)), ...writeParams, PARAM.force],
       responses: ok(obj),
     });

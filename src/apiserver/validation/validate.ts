@@ -79,7 +79,10 @@ const UPDATE: Record<string, UpdateCheck> = {
   'priorityclasses.scheduling.k8s.io': validatePriorityClassUpdate,
 };
 
-const BUILTIN_KEYS = new Set(BUILTIN_RESOURCES.map((d) => resourceKey(d.group, d.resource)));
+// Kinds validated by kube's core ObjectMeta rules (standard or qualified finalizer names). apiextensions
+// objects go through apimachinery's generic rules instead, which accept any qualified name
+// (the CRD cleanup finalizer "customresourcecleanup.apiextensions.k8s.io" among them).
+const BUILTIN_KEYS = new Set(BUILTIN_RESOURCES.filter((d) => d.group !== 'apiextensions.k8s.io').map((d) => resourceKey(d.group, d.resource)));
 
 function keyOf(def: ResourceDef): string {
   return resourceKey(def.group, def.resource);
