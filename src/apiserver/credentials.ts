@@ -6,7 +6,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import type { JWK } from 'jose';
-import { createCa, issueCertificate, type KeyPairPem } from './tls/certificates.ts';
+import { createCa, issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
 import { writeFileAtomic } from './files.ts';
 
 export interface ApiServerCredentials {

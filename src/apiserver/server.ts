@@ -18,11 +18,11 @@ import { createOpenApiServer } from './http/openapi-routes.ts';
 import { createAuthenticator } from './http/authn.ts';
 import { createTokenIssuer } from './auth/token-issuer.ts';
 import { loadCredentials, saveServiceAccountKey } from './credentials.ts';
-import { buildKubeconfig } from './tls/kubeconfig.ts';
-import { startGarbageCollector } from './controllers/garbage-collector.ts';
-import { startNamespaceController } from './controllers/namespace-controller.ts';
-import { startCrdController } from './controllers/crd-controller.ts';
-import { ensureSystemObjects, startNamespaceBootstrap } from './controllers/namespace-bootstrap.ts';
+import { buildKubeconfig } from '../pki/kubeconfig.ts';
+import { startGarbageCollector } from './builtin-controllers/garbage-collector.ts';
+import { startNamespaceController } from './builtin-controllers/namespace-controller.ts';
+import { startCrdController } from './builtin-controllers/crd-controller.ts';
+import { ensureSystemObjects, startNamespaceBootstrap } from './builtin-controllers/namespace-bootstrap.ts';
 import { startWorkloadSimulator } from './simulator/start-workload-simulator.ts';
 import { versionInfo } from './version.ts';
 import { writeFileAtomic } from './files.ts';
@@ -70,6 +70,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     startNamespaceController(registry, log),
     startNamespaceBootstrap(registry, credentials.ca.certPem, log),
   ];
+  // Like a freshly started kube-apiserver, watches resume only from here on.
+  store.startWatchWindow();
   const simulator = options.simulateWorkloads ? startWorkloadSimulator(registry, { log, kubeletVersion: versionInfo.gitVersion }) : undefined;
 
   const shutdownListeners = new Set<() => void>();

@@ -155,6 +155,12 @@ async function handlePodLog(ctx: ResourceContext): Promise<void> {
   if (!container && containers.length > 1) {
     throw badRequest(`a container name must be specified for pod ${ctx.info.name}, choose one of: [${containers.join(' ')}]`);
   }
+  // As kube-apiserver: a pod not yet bound to a node has no kubelet to ask, and its log is empty.
+  if (!(pod.spec as { nodeName?: string } | undefined)?.nodeName) {
+    ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private', 'Content-Length': 0 });
+    ctx.res.end();
+    return;
+  }
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
   if (phase === 'Pending' || phase === undefined) {
     throw badRequest(`container "${container || containers[0] || ''}" in pod "${ctx.info.name}" is waiting to start: ContainerCreating`);

@@ -57,16 +57,21 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
     res.end(`${JSON.stringify({ type: 'ERROR', object: apiError.toStatus() })}\n`);
     return;
   }
-  if (query.allowWatchBookmarks) {
-    const tick = (): void => {
-      write({ type: 'BOOKMARK', object: bookmark(def, registry.store.revision()) });
-      timers[0] = setTimeout(tick, settings.bookmarkIntervalMs);
-    };
-    timers[0] = setTimeout(tick, settings.bookmarkIntervalMs);
-  }
   const timeoutMs = query.timeoutSeconds !== undefined && query.timeoutSeconds > 0
     ? query.timeoutSeconds * 1000
     : (1800 + Math.random() * 1800) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  if (query.allowWatchBookmarks) {
+    // Like kube's watch cache: a bookmark every interval, and one 2 s before the deadline, so the
+    // client can resume from the newest version when the server ends the watch.
+    const nextDelay = (): number => Math.max(0, Math.min(settings.bookmarkIntervalMs, deadline - 2_000 - Date.now()));
+    const tick = (): void => {
+      write({ type: 'BOOKMARK', object: bookmark(def, registry.store.revision()) });
+      const delay = nextDelay();
+      if (delay > 0) timers[0] = setTimeout(tick, delay);
+    };
+    if (deadline - 2_000 - Date.now() > 0 || settings.bookmarkIntervalMs < timeoutMs) timers[0] = setTimeout(tick, nextDelay());
+  }
   timers[1] = setTimeout(finish, timeoutMs);
   ctx.req.on('close', finish);
   res.on('close', finish);

@@ -25,7 +25,7 @@ export function decodeContinue(token: string): ContinuePosition {
   if (typeof value.rv !== 'number' || value.rv <= 0 || typeof value.start !== 'string') {
     throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
-  return { revision: value.rv, after: value.start.replace(/\u0000$/, '') };
+  return { revision: value.rv, after: value.start.endsWith('\u0000') ? value.start.slice(0, -1) : value.start };
 }
 
 export const CONTINUE_EXPIRED_MESSAGE =

@@ -19,7 +19,10 @@ export function compilePredicate(def: ResourceDef, labelSelector?: string, field
   const paths: Record<string, string> = { 'metadata.name': '.metadata.name', ...(def.fieldSelectors ?? {}) };
   if (def.namespaced) paths['metadata.namespace'] = '.metadata.namespace';
   for (const requirement of fields) {
-    if (!(requirement.field in paths)) throw badRequest(`field label not supported: ${requirement.field}`);
+    if (requirement.field in paths) continue;
+    // Kinds with their own field-label conversion answer one way; the rest fall back to apimachinery's default.
+    if (def.fieldSelectors) throw badRequest(`field label not supported: ${requirement.field}`);
+    throw badRequest(`"${requirement.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
   }
   const getField = (obj: KubeObject) => (field: string): string | undefined => {
     const path = paths[field];

@@ -96,7 +96,7 @@ export class Registry implements ResourceApi {
     checkBodyShape(input);
     checkTypeMeta(def, input);
     checkNamespaceMatches(def, input, namespace);
-    checkNamespaceOpen(this.store, def, namespace);
+    checkNamespaceOpen(this.store, def, namespace, input.metadata.name);
     const now = this.now();
     let obj: KubeObject = { ...input, apiVersion: groupVersion(def), kind: def.kind, metadata: prepareCreateMeta(def, input.metadata, namespace, now) };
     if (!obj.metadata.name) {
@@ -272,9 +272,10 @@ export class Registry implements ResourceApi {
   }
 }
 
-/** resourceVersion and managedFields timestamps do not make a write a change. */
+/** resourceVersion and managedFields timestamps do not make a write a change; a new field owner does. */
 function withoutVolatile(obj: KubeObject): KubeObject {
-  const { resourceVersion: _rv, managedFields: _mf, ...meta } = obj.metadata;
-  return { ...obj, metadata: meta };
+  const { resourceVersion: _rv, managedFields, ...meta } = obj.metadata;
+  const owners = managedFields?.map(({ time: _t, ...entry }) => entry);
+  return { ...obj, metadata: owners ? { ...meta, managedFields: owners } : meta };
 }
 

@@ -45,13 +45,14 @@ export function checkNameMatches(obj: KubeObject, name: string): void {
 }
 
 /** kube's NamespaceLifecycle admission: the namespace must exist and not be terminating. */
-export function checkNamespaceOpen(store: Store, def: ResourceDef, namespace: string): void {
+export function checkNamespaceOpen(store: Store, def: ResourceDef, namespace: string, name?: string): void {
   if (!def.namespaced) return;
   const ns = store.get({ resource: 'namespaces', namespace: '', name: namespace });
   if (!ns) throw notFound({ resource: 'namespaces', name: namespace });
   if (ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
-    throw new ApiError('Forbidden', `${def.resource}${def.group ? `.${def.group}` : ''} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
-      name: undefined, group: def.group || undefined, kind: def.resource,
+    const named = name ? ` "${name}"` : '';
+    throw new ApiError('Forbidden', `${def.resource}${def.group ? `.${def.group}` : ''}${named} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      name: name || undefined, group: def.group || undefined, kind: def.resource,
       causes: [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
     });
   }

@@ -139,6 +139,10 @@ export class MemoryStore implements JsonStore {
     table.keys.insert(key);
   }
 
+  startWatchWindow(): void {
+    this.history.resetTo(this.rev);
+  }
+
   /** Sets the revision after a snapshot load; history starts empty, so older revisions are expired. */
   restoreRevision(revision: number): void {
     this.rev = revision;

@@ -78,6 +78,11 @@ export interface Store {
   watch(resource: string | undefined, fromRevision: number, listener: (event: StoreEvent) => void): () => void;
   /** The oldest revision a watch can still resume from. */
   oldestWatchableRevision(): number;
+  /**
+   * Forgets the event history: watches and continue tokens resume only from the current revision on,
+   * as on a kube-apiserver whose watch cache was just (re)started. Live watches are not affected.
+   */
+  startWatchWindow(): void;
   /** Flushes and closes the backing file, if any. */
   close(): Promise<void>;
 }

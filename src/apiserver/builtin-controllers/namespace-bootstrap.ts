@@ -51,7 +51,8 @@ export function startNamespaceBootstrap(registry: Registry, caCertPem: string, l
     }
   };
   const loop = startWorkLoop<string>(fill, (err, ns) => log(`namespace bootstrap: ${ns}: ${(err as Error).message}`));
-  for (const ns of registry.store.list('namespaces').items) loop.enqueue(ns.metadata.name ?? '');
+  // Namespaces that exist at start are filled at once, so a new server is complete when it reports ready.
+  for (const ns of registry.store.list('namespaces').items) fill(ns.metadata.name ?? '');
   const stopWatch = registry.store.watch(undefined, registry.store.revision(), (event) => {
     if (event.resource === 'namespaces' && event.type === 'ADDED') loop.enqueue(event.name);
     // Recreate the defaults if someone deletes them, as the controllers do.

@@ -1,0 +1,32 @@
+// Who a gateway request comes from, once authenticated. Set by the
+// authentication filter, read by every later filter through tenantOf(req).
+import type { IncomingMessage } from 'node:http';
+
+export interface Identity {
+  /** The tenant id (6 chars, [a-z][a-z0-9]{5}). */
+  tenantId: string;
+  /** The user name in the tenant's own terms (never prefixed). */
+  user: string;
+  /** Groups in the tenant's own terms; system:authenticated is added by authorization. */
+  groups: string[];
+  via: 'certificate' | 'token';
+  /** When the credential was issued (certificate notBefore, JWT iat): checked against the tenant's revocation point. */
+  issuedAt: Date;
+}
+
+const identities = new WeakMap<IncomingMessage, Identity>();
+
+export function setIdentity(req: IncomingMessage, identity: Identity): void {
+  identities.set(req, identity);
+}
+
+/** The authenticated identity of a request; throws if authentication has not run (a chain-order bug). */
+export function tenantOf(req: IncomingMessage): Identity {
+  const identity = identities.get(req);
+  if (!identity) throw new Error('tenantOf() called before authentication');
+  return identity;
+}
+
+export function maybeTenantOf(req: IncomingMessage): Identity | undefined {
+  return identities.get(req);
+}

@@ -1,0 +1,54 @@
+// The headers a proxied request carries upstream. The client's credential and
+// anything hop-by-hop stay at the gateway; Warren's own credential (from
+// Upstream.requestOptions()) and the caller's extra headers (impersonation for
+// the upstream audit log, a translated Content-Type) go on top.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
+/** RFC 9110 §7.6.1 connection-specific fields, plus proxy credentials. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/**
+ * Never forwarded, whatever the chain did before: the client's credential is
+ * for the gateway only, and identity headers are Warren's to set (the
+ * authentication filter strips them first; this is the second lock).
+ * `expect` is answered by the gateway's own HTTP server (100-continue).
+ */
+const NEVER_FORWARDED = /^(authorization|cookie|expect|impersonate-.*|x-remote-.*|host)$/;
+
+/** Names listed in the Connection header are hop-by-hop too. */
+function connectionListed(headers: IncomingHttpHeaders): Set<string> {
+  const value = headers.connection;
+  if (typeof value !== 'string') return new Set();
+  return new Set(value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
+}
+
+export interface OutgoingHeaderOptions {
+  /** Keep Connection and Upgrade (exec, attach, port-forward). */
+  upgrade?: boolean;
+  /** Warren's credential to upstream (e.g. a bearer Authorization), from Upstream.requestOptions().headers. */
+  credential?: OutgoingHttpHeaders;
+  /** The caller's extra or overriding headers (names case-insensitive). */
+  extra?: Record<string, string>;
+}
+
+export function outgoingHeaders(incoming: IncomingHttpHeaders, options: OutgoingHeaderOptions = {}): OutgoingHttpHeaders {
+  const listed = connectionListed(incoming);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || NEVER_FORWARDED.test(name)) continue;
+    const keepForUpgrade = options.upgrade === true && (name === 'connection' || name === 'upgrade');
+    if (!keepForUpgrade && (HOP_BY_HOP.has(name) || listed.has(name))) continue;
+    out[name] = value;
+  }
+  for (const [name, value] of Object.entries(options.credential ?? {})) {
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  }
+  for (const [name, value] of Object.entries(options.extra ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Deletes hop-by-hop fields from an upstream response's headers, in place, before they are copied to the client. */
+export function stripResponseHopByHop(headers: IncomingHttpHeaders): void {
+  for (const name of connectionListed(headers)) delete headers[name];
+  for (const name of HOP_BY_HOP) delete headers[name];
+}

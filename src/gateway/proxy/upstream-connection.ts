@@ -1,0 +1,40 @@
+// How the proxy reaches the upstream: its address from Upstream.server and
+// Warren's TLS identity and headers from Upstream.requestOptions(), held in one
+// keep-alive agent so proxied requests reuse connections (a TLS handshake per
+// request would dominate GET latency).
+import https from 'node:https';
+import type { AgentOptions, RequestOptions } from 'node:https';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Upstream } from '../../kube/upstream.ts';
+
+export interface UpstreamConnection {
+  hostname: string;
+  port: number;
+  /** Pooled connections for ordinary requests. */
+  agent: https.Agent;
+  /** The TLS options alone, for one-off connections (upgrades leave the pool for good). */
+  tls: AgentOptions;
+  /** Warren's own credential headers, if it authenticates by header (bearer token). */
+  credentialHeaders: OutgoingHttpHeaders;
+}
+
+const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized', 'checkServerIdentity', 'ciphers', 'minVersion', 'maxVersion', 'secureProtocol'] as const;
+
+export function upstreamConnection(upstream: Upstream): UpstreamConnection {
+  const url = new URL(upstream.server);
+  const options: RequestOptions = upstream.requestOptions();
+  const tls: AgentOptions = {};
+  for (const key of TLS_KEYS) {
+    if (options[key] !== undefined) (tls as Record<string, unknown>)[key] = options[key];
+  }
+  // kube-apiserver only speaks HTTPS; a plain-HTTP upstream would also mean sending Warren's credential in clear.
+  if (url.protocol !== 'https:') throw new Error(`upstream ${upstream.server} is not https`);
+  const agent = options.agent instanceof https.Agent ? options.agent : new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  return {
+    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : 443,
+    agent,
+    tls,
+    credentialHeaders: { ...(options.headers as OutgoingHttpHeaders | undefined) },
+  };
+}

@@ -1,0 +1,33 @@
+// What the gateway needs to know about tenants: whether one exists, whether it
+// may act, and the point before which its credentials no longer count.
+export type TenantPhase = 'Pending' | 'Ready' | 'Suspended' | 'Terminating';
+
+export interface TenantInfo {
+  id: string;
+  /** The Tenant object's name (human name). */
+  name: string;
+  phase: TenantPhase;
+  suspended: boolean;
+  /** Credentials issued before this instant are refused (warren tenant revoke). */
+  credentialsNotBefore?: Date;
+  /** Member clusters the tenant may use, as resolved by the onboarding controller. */
+  clusters?: string[];
+}
+
+export interface TenantDirectory {
+  byId(id: string): TenantInfo | undefined;
+  byName(name: string): TenantInfo | undefined;
+  all(): TenantInfo[];
+  /** Resolves once the directory has its initial state. */
+  synced(): Promise<void>;
+}
+
+/** A fixed directory, for tests and for single-tenant setups. */
+export function staticTenantDirectory(tenants: TenantInfo[]): TenantDirectory {
+  return {
+    byId: (id) => tenants.find((t) => t.id === id),
+    byName: (name) => tenants.find((t) => t.name === name),
+    all: () => [...tenants],
+    synced: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,262 @@
+// A reflector and informer (client-go's ListAndWatch): a paginated LIST, then a
+// WATCH from the list's resourceVersion, resumed from the last version seen
+// (bookmarks included) when the stream ends, and a fresh LIST after 410 Gone.
+// The store is replaced on each relist; objects missing from it get synthesized
+// DELETED events, so consumers never keep a ghost.
+import type { IncomingMessage } from 'node:http';
+import type { KubeList, KubeObject, Status, WatchEventType } from '../core/types.ts';
+import type { Upstream } from './upstream.ts';
+import { Backoff, type BackoffOptions } from './backoff.ts';
+import { IndexedStore, type IndexFunc } from './indexed-store.ts';
+import { LineSplitter } from './line-splitter.ts';
+import { statusError } from './status-error.ts';
+
+export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
+
+export interface InformerOptions<T extends KubeObject> {
+  upstream: Upstream;
+  /** A collection path, e.g. /api/v1/configmaps or /apis/tenancy.warren.dev/v1alpha1/tenants. */
+  listPath: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  pageSize?: number; // default 500
+  onEvent?: (type: InformerEventType, obj: T, old: T | undefined) => void;
+  log?: (line: string) => void;
+  /** Server-side watch timeout; default a random 300–600 s so replicas do not reconnect together. */
+  watchTimeoutSeconds?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface Informer<T extends KubeObject> {
+  /** Objects by key: "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKeyFunc). */
+  readonly store: ReadonlyMap<string, T>;
+  /** Resolves once the first LIST is in the store; rejects if the informer is stopped before. */
+  synced(): Promise<void>;
+  /** The resourceVersion the informer is current at (last list, event or bookmark). */
+  lastSyncResourceVersion(): string;
+  addIndex(name: string, fn: IndexFunc<T>): void;
+  byIndex(name: string, value: string): T[];
+  stop(): void;
+}
+
+export function objectKey(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace ? `${namespace}/${name ?? ''}` : name ?? '';
+}
+
+type WatchOutcome = 'ended' | 'expired' | 'failed';
+
+export function startInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
+  const { upstream, listPath } = options;
+  const log = options.log ?? (() => undefined);
+  const pageSize = options.pageSize ?? 500;
+  const store = new IndexedStore<T>();
+  const backoff = new Backoff(options.backoff);
+  let resourceVersion = '';
+  let stopped = false;
+  let current: IncomingMessage | undefined;
+  let sleeper: { timer: NodeJS.Timeout; wake: () => void } | undefined;
+  let markSynced!: () => void;
+  let failSync!: (err: Error) => void;
+  const syncedPromise = new Promise<void>((resolve, reject) => {
+    markSynced = resolve;
+    failSync = reject;
+  });
+  syncedPromise.catch(() => undefined); // stop() before sync must not be an unhandled rejection
+
+  const emit = (type: InformerEventType, obj: T, old: T | undefined): void => {
+    try {
+      options.onEvent?.(type, obj, old);
+    } catch (err) {
+      log(`informer ${listPath}: event handler failed: ${String(err)}`);
+    }
+  };
+
+  const query = (extra: Record<string, string>): string => {
+    const params = new URLSearchParams();
+    if (options.labelSelector) params.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) params.set('fieldSelector', options.fieldSelector);
+    for (const [k, v] of Object.entries(extra)) params.set(k, v);
+    return `${listPath}?${params.toString()}`;
+  };
+
+  async function list(): Promise<void> {
+    const fresh = new Map<string, T>();
+    let cont = '';
+    let listRv = '';
+    do {
+      const res = await upstream.request<KubeList<T>>('GET', query({ limit: String(pageSize), ...(cont ? { continue: cont } : {}) }));
+      if (res.status === 410 && cont) {
+        // The continue token outlived the compaction window: start the list over.
+        fresh.clear();
+        cont = '';
+        continue;
+      }
+      if (res.status !== 200) throw statusError(res.status, res.body);
+      const itemKind = res.body.kind.replace(/List$/, '');
+      for (const item of res.body.items) {
+        // Items of a list carry no apiVersion/kind on the wire; consumers expect whole objects.
+        item.apiVersion ??= res.body.apiVersion;
+        item.kind ??= itemKind;
+        fresh.set(objectKey(item), item);
+      }
+      cont = res.body.metadata.continue ?? '';
+      listRv = res.body.metadata.resourceVersion ?? listRv;
+    } while (cont && !stopped);
+    if (stopped) return;
+    for (const [key, obj] of fresh) {
+      const old = store.set(key, obj);
+      if (!old) emit('ADDED', obj, undefined);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emit('MODIFIED', obj, old);
+    }
+    const gone: string[] = [];
+    for (const key of store.items.keys()) if (!fresh.has(key)) gone.push(key);
+    for (const key of gone) {
+      const old = store.delete(key);
+      if (old) emit('DELETED', old, old);
+    }
+    resourceVersion = listRv;
+    markSynced();
+  }
+
+  function handleEvent(line: string): WatchOutcome | undefined {
+    const event = JSON.parse(line) as { type: WatchEventType; object: T | Status };
+    if (event.type === 'ERROR') {
+      const status = event.object as Status;
+      log(`informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`);
+      return status.code === 410 ? 'expired' : 'failed';
+    }
+    const obj = event.object as T;
+    if (obj.metadata?.resourceVersion) resourceVersion = obj.metadata.resourceVersion;
+    if (event.type === 'BOOKMARK') return undefined;
+    const key = objectKey(obj);
+    if (event.type === 'DELETED') {
+      const old = store.delete(key);
+      emit('DELETED', obj, old);
+    } else {
+      const old = store.set(key, obj);
+      emit(old ? 'MODIFIED' : 'ADDED', obj, old);
+    }
+    return undefined;
+  }
+
+  async function watch(): Promise<WatchOutcome> {
+    const timeoutSeconds = options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
+    const res = await upstream.stream(query({ watch: '1', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(timeoutSeconds) }));
+    if (stopped) {
+      res.destroy();
+      return 'ended';
+    }
+    if (res.statusCode !== 200) {
+      const body = await readAll(res);
+      if (res.statusCode === 410) return 'expired';
+      throw statusError(res.statusCode ?? 0, safeJson(body));
+    }
+    current = res;
+    return await new Promise<WatchOutcome>((resolve) => {
+      const splitter = new LineSplitter();
+      let outcome: WatchOutcome = 'ended';
+      // A silent upstream (a dropped connection with no FIN) would hold the watch forever.
+      let stall = setTimeout(() => res.destroy(), (timeoutSeconds + 30) * 1000);
+      const lines = (batch: string[]): void => {
+        for (const line of batch) {
+          try {
+            const result = handleEvent(line);
+            if (result) {
+              outcome = result;
+              res.destroy();
+              return;
+            }
+          } catch (err) {
+            log(`informer ${listPath}: bad watch event: ${String(err)}`);
+            outcome = 'failed';
+            res.destroy();
+            return;
+          }
+        }
+      };
+      res.on('data', (chunk: Buffer) => {
+        clearTimeout(stall);
+        stall = setTimeout(() => res.destroy(), (timeoutSeconds + 30) * 1000);
+        if (outcome === 'ended') lines(splitter.push(chunk));
+      });
+      res.on('end', () => {
+        if (outcome === 'ended') lines(splitter.end());
+      });
+      res.on('error', () => undefined); // a reset ends the stream like a close does
+      res.on('close', () => {
+        clearTimeout(stall);
+        current = undefined;
+        resolve(outcome);
+      });
+    });
+  }
+
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => {
+    sleeper = { timer: setTimeout(resolve, ms), wake: resolve };
+  });
+
+  async function run(): Promise<void> {
+    let needList = true;
+    while (!stopped) {
+      try {
+        if (needList) {
+          await list();
+          needList = false;
+        }
+        if (stopped) break;
+        const started = Date.now();
+        const outcome = await watch();
+        if (outcome === 'expired') {
+          log(`informer ${listPath}: resourceVersion ${resourceVersion} expired, relisting`);
+          needList = true;
+          continue;
+        }
+        // A watch that ends at once, again and again, must not spin against the upstream.
+        if (outcome === 'failed' || Date.now() - started < 1_000) await sleep(backoff.next());
+        else backoff.reset();
+      } catch (err) {
+        if (stopped) break;
+        const status = (err as { code?: number }).code;
+        // Forbidden, NotFound and the like will not heal by resuming the watch: start over with a list.
+        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) needList = true;
+        log(`informer ${listPath}: ${String(err)}`);
+        await sleep(backoff.next());
+      }
+    }
+  }
+
+  void run();
+
+  return {
+    store: store.items,
+    synced: () => syncedPromise,
+    lastSyncResourceVersion: () => resourceVersion,
+    addIndex: (name, fn) => store.addIndex(name, fn),
+    byIndex: (name, value) => store.byIndex(name, value),
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      failSync(new Error(`informer ${listPath} stopped before it synced`));
+      current?.destroy();
+      if (sleeper) {
+        clearTimeout(sleeper.timer);
+        sleeper.wake();
+      }
+    },
+  };
+}
+
+async function readAll(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,170 @@
+// The Upstream implementation: plain node:https with keep-alive, TLS and auth
+// taken from a kubeconfig by @kubernetes/client-node, JSON in and out.
+// Failures the caller cannot act on (connection refused, reset, timeout) become
+// Status errors that say nothing about where the upstream is: those messages can
+// travel all the way to a tenant.
+import https from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiError } from '../core/api-error.ts';
+import type { Upstream, UpstreamResponse } from './upstream.ts';
+
+export interface UpstreamOptions {
+  /** Deadline for a whole request/response, and for a stream's headers (default 30 s). */
+  timeoutMs?: number;
+  /** Keep-alive pool size for request() (default 128); streams use a pool of their own. */
+  maxSockets?: number;
+}
+
+export const UNAVAILABLE_MESSAGE = 'the upstream apiserver is unavailable';
+// kube-apiserver's wording for 504 (apimachinery errors.NewTimeoutError callers).
+export const TIMEOUT_MESSAGE = 'the server was unable to return a response in the time allotted, but may still be processing the request';
+
+// Node's connection-level error codes that mean "nobody answered": the request
+// may or may not have reached the upstream, the caller only learns it is down.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
+  'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ERR_SOCKET_CLOSED', 'UND_ERR_SOCKET']);
+
+export function createUpstream(kubeconfig: { yaml?: string; path?: string }, options: UpstreamOptions = {}): Upstream {
+  const kc = new KubeConfig();
+  if (kubeconfig.yaml !== undefined) kc.loadFromString(kubeconfig.yaml);
+  else if (kubeconfig.path !== undefined) kc.loadFromString(readFileSync(kubeconfig.path, 'utf8'));
+  else throw new Error('createUpstream: give the kubeconfig as yaml or path');
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('createUpstream: the kubeconfig has no current cluster');
+  const server = cluster.server.replace(/\/+$/, '');
+  const url = new URL(server);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const agent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 128 });
+  // Watches hold a socket for minutes: a separate pool keeps them from starving request().
+  const streamAgent = new https.Agent({ keepAlive: true });
+
+  // Trap: applyToHTTPSOptions is async, but for static credentials (client
+  // certificate, CA, token) it fills `tls` synchronously before its first
+  // await, so requestOptions() is complete right away. Exec and auth-provider
+  // users get their token on the first request, and a fresh one on each.
+  const tls: https.RequestOptions = { headers: {} };
+  let ready: Promise<void> = kc.applyToHTTPSOptions(tls);
+  const user = kc.getCurrentUser();
+  const dynamicAuth = Boolean(user?.exec || user?.authProvider);
+
+  async function currentOptions(): Promise<https.RequestOptions> {
+    if (dynamicAuth) ready = kc.applyToHTTPSOptions(tls);
+    await ready;
+    return tls;
+  }
+
+  function baseOptions(method: string, path: string, base: https.RequestOptions, headers: Record<string, string>): https.RequestOptions {
+    return {
+      ...base,
+      protocol: 'https:',
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || 443,
+      method,
+      path: url.pathname.replace(/\/$/, '') + path,
+      headers: { ...(base.headers as Record<string, string>), Accept: 'application/json', ...headers },
+    };
+  }
+
+  async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<UpstreamResponse<T>> {
+    const base = await currentOptions();
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const allHeaders = { ...headers };
+    if (payload) {
+      allHeaders['Content-Type'] ??= 'application/json';
+      allHeaders['Content-Length'] = String(payload.length);
+    }
+    const opts = { ...baseOptions(method, path, base, allHeaders), agent };
+    try {
+      return await exchange<T>(opts, payload, timeoutMs);
+    } catch (err) {
+      // A keep-alive socket the upstream closed while idle fails on reuse; one
+      // retry on a fresh socket is safe for reads (Node's documented pattern).
+      if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await exchange<T>(opts, payload, timeoutMs);
+      throw err instanceof StaleSocketError ? unavailable() : err;
+    }
+  }
+
+  async function stream(path: string, headers: Record<string, string> = {}): Promise<IncomingMessage> {
+    const base = await currentOptions();
+    const opts = { ...baseOptions('GET', path, base, headers), agent: streamAgent };
+    return await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = https.request(opts, (res) => {
+        clearTimeout(timer);
+        resolve(res);
+      });
+      const timer = setTimeout(() => req.destroy(new DeadlineError()), timeoutMs);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(toApiError(err));
+      });
+      req.end();
+    });
+  }
+
+  return {
+    server,
+    requestOptions: () => ({ ...tls, headers: { ...(tls.headers as Record<string, string>) }, agent }),
+    request,
+    stream,
+    close() {
+      agent.destroy();
+      streamAgent.destroy();
+    },
+  };
+}
+
+class DeadlineError extends Error {}
+class StaleSocketError extends Error {}
+
+function unavailable(): ApiError {
+  return new ApiError('ServiceUnavailable', UNAVAILABLE_MESSAGE);
+}
+
+/** Maps a Node network error to a Status error; anything else (a bug, a TLS misconfiguration) is unavailable too, with no address in the message. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof DeadlineError) return new ApiError('Timeout', TIMEOUT_MESSAGE);
+  const code = (err as { code?: string }).code;
+  if (code === 'ETIMEDOUT') return new ApiError('Timeout', TIMEOUT_MESSAGE);
+  if (code && UNAVAILABLE_CODES.has(code)) return unavailable();
+  return unavailable();
+}
+
+function exchange<T>(opts: https.RequestOptions, payload: Buffer | undefined, timeoutMs: number): Promise<UpstreamResponse<T>> {
+  return new Promise((resolve, reject) => {
+    let req: ClientRequest | undefined = undefined;
+    const timer = setTimeout(() => req?.destroy(new DeadlineError()), timeoutMs);
+    const fail = (err: unknown): void => {
+      clearTimeout(timer);
+      const code = (err as { code?: string }).code;
+      if (req?.reusedSocket && code === 'ECONNRESET') reject(new StaleSocketError());
+      else reject(toApiError(err));
+    };
+    req = https.request(opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseBody(text, res.headers['content-type']) as T });
+      });
+    });
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
