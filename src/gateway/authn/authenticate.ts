@@ -1,0 +1,58 @@
+// The authentication filter's decision: who is calling, and may their tenant act
+// at all. Client certificate first (verified by TLS, cheapest), then bearer
+// token, as kube's union authenticator does. Every refusal before the tenant is
+// known to be the caller's own is the same bare 401, so a caller learns nothing
+// about other tenants; only a caller with a valid, unrevoked credential of its
+// own tenant learns that tenant's state (403 while it is being deleted).
+// Suspension is not decided here: reads stay allowed, and writes are refused
+// later in the chain, once the verb is known.
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../core/api-error.ts';
+import type { Identity } from '../identity.ts';
+import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TokenAuthenticator } from './bearer-token.ts';
+import { identityFromClientCertificate } from './client-certificate.ts';
+import { isRevoked } from './revocation.ts';
+import { unauthorized } from './unauthorized.ts';
+
+export interface AuthenticatorOptions {
+  tenants: TenantDirectory;
+  tokens: TokenAuthenticator;
+  /** The clock; tests move it. */
+  now?: () => Date;
+}
+
+export type Authenticator = (req: IncomingMessage) => Promise<Identity>;
+
+/** As kube's bearer token authenticator: `Bearer <token>`, scheme case-insensitive; anything else is "no token". */
+export function bearerTokenOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const parts = header.trim().split(' ');
+  if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
+  return parts[1] || undefined;
+}
+
+export function tenantBeingDeleted(): ApiError {
+  return new ApiError('Forbidden', 'forbidden: the tenant is being deleted');
+}
+
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const now = options.now ?? (() => new Date());
+  return async (req) => {
+    const at = now();
+    let identity = identityFromClientCertificate(req.socket, at);
+    if (!identity) {
+      const token = bearerTokenOf(req);
+      if (token === undefined) throw unauthorized('no client certificate and no bearer token');
+      identity = await options.tokens.authenticate(token, at);
+    }
+    const tenant = options.tenants.byId(identity.tenantId);
+    if (!tenant) throw unauthorized(`tenant ${identity.tenantId} is unknown`);
+    if (isRevoked(identity.issuedAt, tenant.credentialsNotBefore)) {
+      throw unauthorized(`credential issued ${identity.issuedAt.toISOString()} is revoked (tenant ${tenant.id} refuses credentials before ${tenant.credentialsNotBefore?.toISOString()})`);
+    }
+    if (tenant.phase === 'Terminating') throw tenantBeingDeleted();
+    return identity;
+  };
+}
