@@ -1,0 +1,117 @@
+// A non-streaming JSON answer from upstream, rewritten to the tenant's view.
+// The caller's translate() decides what the body becomes (object, list, Status,
+// Table); this file is the plumbing, built so a LIST of 10,000 objects never
+// holds more than the raw bytes or the parsed objects at a time, and the
+// output is never one big string.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { internalError, toApiError } from '../../core/api-error.ts';
+import { isObject } from '../../core/types.ts';
+import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
+import { sendStatus } from './proxy-errors.ts';
+
+export interface JsonResponseOptions {
+  /** Rewrites the parsed body (in place or not); may throw an ApiError, which the tenant then gets instead. */
+  translate: (body: unknown) => unknown;
+  scrubWarning?: WarningScrubber;
+}
+
+/** Output is written in slices of about this size: few enough write() calls, never the whole body. */
+const SLICE_BYTES = 64 * 1024;
+
+/** Collects the body; with a Content-Length the bytes go straight into one buffer (no second copy from concat). */
+async function readBody(upstreamRes: IncomingMessage): Promise<Buffer> {
+  const encoding = String(upstreamRes.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const source: Readable = encoding === 'gzip' ? upstreamRes.pipe(createGunzip()) : upstreamRes;
+  const declared = Number(upstreamRes.headers['content-length']);
+  if (encoding === 'identity' && Number.isSafeInteger(declared) && declared > 0) {
+    const body = Buffer.allocUnsafe(declared);
+    let at = 0;
+    for await (const chunk of source) at += (chunk as Buffer).copy(body, at);
+    return at === declared ? body : body.subarray(0, at);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The status a translated body calls for: a translated Status keeps its own code (translate may have rewritten it). */
+function statusCodeOf(body: unknown, upstreamStatus: number): number {
+  if (isObject(body) && body.kind === 'Status' && body.status === 'Failure' && typeof body.code === 'number') return body.code;
+  return upstreamStatus;
+}
+
+/** The last array field of a list (`items`) or Table (`rows`), streamed element by element. */
+function bigArrayField(body: unknown): 'items' | 'rows' | undefined {
+  if (!isObject(body)) return undefined;
+  if (Array.isArray(body.items)) return 'items';
+  if (Array.isArray(body.rows)) return 'rows';
+  return undefined;
+}
+
+async function write(res: ServerResponse, text: string): Promise<void> {
+  if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+}
+
+/** Writes `{...rest, "field": [e0, e1, ...]}` slice by slice; each element is released once written. */
+async function streamArrayBody(res: ServerResponse, body: Record<string, unknown>, field: 'items' | 'rows'): Promise<void> {
+  const elements = body[field] as unknown[];
+  const { [field]: _omitted, ...rest } = body;
+  const shell = JSON.stringify(rest);
+  let slice = `${shell.slice(0, -1)}${shell.length > 2 ? ',' : ''}"${field}":[`;
+  for (let i = 0; i < elements.length; i++) {
+    slice += (i === 0 ? '' : ',') + JSON.stringify(elements[i]);
+    elements[i] = undefined;
+    if (slice.length >= SLICE_BYTES) {
+      await write(res, slice);
+      if (res.destroyed) return;
+      slice = '';
+    }
+  }
+  res.end(`${slice}]}`);
+}
+
+/**
+ * Reads upstream's JSON answer, translates it and writes it to `res`. Resolves
+ * when the response is complete (or abandoned); never rejects: failures become
+ * a Status, or a cut connection once the response has begun.
+ */
+export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: ServerResponse, options: JsonResponseOptions): Promise<void> {
+  const headers: ResponseHeaders = safeResponseHeaders(upstreamRes, options.scrubWarning);
+  const upstreamStatus = upstreamRes.statusCode ?? 502;
+  let body: unknown;
+  try {
+    let raw: Buffer | undefined = await readBody(upstreamRes);
+    if (raw.length === 0) {
+      res.writeHead(upstreamStatus, headers);
+      res.end();
+      return;
+    }
+    // Fail closed: a body we cannot parse is a body we cannot translate, and it may name other tenants.
+    if (!/json/i.test(String(upstreamRes.headers['content-type'] ?? ''))) throw internalError('the server returned a response that could not be translated');
+    let text: string | undefined = raw.toString('utf8');
+    raw = undefined; // Release the bytes before the parsed objects exist.
+    body = JSON.parse(text);
+    text = undefined;
+    body = options.translate(body);
+  } catch (err) {
+    if (upstreamRes.destroyed && !upstreamRes.complete) { res.destroy(); return; }
+    sendStatus(res, err instanceof SyntaxError ? internalError('the server returned a malformed response') : toApiError(err));
+    return;
+  }
+  const status = statusCodeOf(body, upstreamStatus);
+  headers['content-type'] ??= 'application/json';
+  const field = bigArrayField(body);
+  if (field === undefined) {
+    const text = JSON.stringify(body);
+    headers['content-length'] = Buffer.byteLength(text);
+    res.writeHead(status, headers);
+    res.end(text);
+    return;
+  }
+  // Length unknown until the last item is written: chunked transfer (Node's default without Content-Length).
+  res.writeHead(status, headers);
+  await streamArrayBody(res, body as Record<string, unknown>, field);
+}
