@@ -66,13 +66,20 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
     throw methodNotAllowed();
   }
   switch (info.verb) {
-    case 'get':
-      sendObject(ctx, 200, registry.get(def, namespace, info.name));
+    case 'get': {
+      const text = negotiateResourceFormat(ctx.req.headers.accept) === 'json' ? registry.getJson(def, namespace, info.name) : undefined;
+      if (text !== undefined) sendJson(ctx.res, 200, text);
+      else sendObject(ctx, 200, registry.get(def, namespace, info.name));
       return;
+    }
     case 'list': {
-      negotiateResourceFormat(ctx.req.headers.accept);
-      const list = registry.list(def, listQuery(query, namespace));
       const format = negotiateResourceFormat(ctx.req.headers.accept);
+      const text = format === 'json' ? registry.listJson(def, listQuery(query, namespace)) : undefined;
+      if (text !== undefined) {
+        sendJson(ctx.res, 200, text);
+        return;
+      }
+      const list = registry.list(def, listQuery(query, namespace));
       if (format === 'table') sendJson(ctx.res, 200, ctx.tables.toTable(def, list.items, query, list.metadata));
       else if (format === 'partial-metadata') {
         sendJson(ctx.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map((item) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata })) });

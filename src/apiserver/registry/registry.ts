@@ -14,7 +14,8 @@ import {
   checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
-import { listObjects } from './list.ts';
+import { listObjects, listObjectsJson } from './list.ts';
+import { isJsonStore } from '../store/json-store.ts';
 import { watchObjects } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
@@ -74,6 +75,23 @@ export class Registry implements ResourceApi {
     const found = this.store.get(this.key(def, namespace, name));
     if (!found) throw notFound({ group: def.group, resource: def.resource, name });
     return this.present(def, found);
+  }
+
+  /**
+   * GET as the stored JSON text, when the stored form is exactly what the client gets (built-in kinds,
+   * stored at their only version); undefined when the caller must go through get().
+   */
+  getJson(def: ResourceDef, namespace: string, name: string): string | undefined {
+    if (def.custom || !isJsonStore(this.store)) return undefined;
+    const text = this.store.getJson(this.key(def, namespace, name));
+    if (text === undefined) throw notFound({ group: def.group, resource: def.resource, name });
+    return text;
+  }
+
+  /** LIST as JSON text without re-serialising items; undefined when the caller must go through list(). */
+  listJson(def: ResourceDef, query: ListQuery): string | undefined {
+    if (def.custom || !isJsonStore(this.store)) return undefined;
+    return listObjectsJson(this.store, this.catalog.storageKey(def), def, query);
   }
 
   list(def: ResourceDef, query: ListQuery): KubeList {
