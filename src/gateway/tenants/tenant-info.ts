@@ -1,0 +1,48 @@
+// What the gateway needs from a Tenant object, and nothing else: a pure
+// mapping so the rules (which id counts, when credentials stop counting) are
+// table-tested apart from the informer that feeds them.
+import type { TenantInfo } from '../tenant-directory.ts';
+import type { Tenant } from './tenant-crd.ts';
+
+/** The TenantInfo of a Tenant, or undefined while it has no id (not yet onboarded). */
+export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
+  const id = tenant.status?.id || tenant.spec?.id;
+  if (!id) return undefined;
+  const info: TenantInfo = {
+    id,
+    name: tenant.metadata.name ?? '',
+    // A tenant being deleted is Terminating whatever its status says: its credentials must stop at once.
+    phase: tenant.metadata.deletionTimestamp ? 'Terminating' : tenant.status?.phase || 'Pending',
+    suspended: tenant.spec?.suspended === true,
+  };
+  const notBefore = latest(tenant.spec?.credentials?.revokeBefore, tenant.status?.credentialsNotBefore);
+  if (notBefore) info.credentialsNotBefore = notBefore;
+  if (tenant.status?.clusters) info.clusters = [...tenant.status.clusters];
+  return info;
+}
+
+/** The later of two RFC 3339 instants; an unparsable one is ignored (the schema rejects them at admission). */
+function latest(...instants: (string | undefined)[]): Date | undefined {
+  let best: Date | undefined;
+  for (const text of instants) {
+    if (!text) continue;
+    const at = new Date(text);
+    if (Number.isNaN(at.getTime())) continue;
+    if (!best || at > best) best = at;
+  }
+  return best;
+}
+
+/**
+ * Which of several Tenants claiming one id the directory believes. Onboarding
+ * refuses duplicates, but a spec.id can be written before it does: the one the
+ * controller confirmed (status.id) wins, then the oldest, then by name, so every
+ * gateway replica picks the same.
+ */
+export function pickTenant(claimants: Tenant[], id: string): Tenant | undefined {
+  const rank = (t: Tenant): [number, string, string] => [t.status?.id === id ? 0 : 1, t.metadata.creationTimestamp ?? '', t.metadata.name ?? ''];
+  return [...claimants].sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    return ra[0] - rb[0] || ra[1].localeCompare(rb[1]) || ra[2].localeCompare(rb[2]);
+  })[0];
+}
