@@ -1,0 +1,63 @@
+// `npm run bench [-- SUITE ...] [--profile]`: starts the embedded apiserver and
+// the floor (plain HTTP, and HTTPS to show what TLS alone costs), each in its
+// own process, runs the suites against all of them side by side, prints one
+// table with goals, and (on a full run) writes docs/benchmarks.md.
+//   SUITE     run only these (writes always runs first: it seeds the data set)
+//   --profile start the embedded server with --cpu-prof; profiles go to bench/.profiles/
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startEmbedded, startFloor, type Target } from './targets/targets.ts';
+import { renderText } from './report.ts';
+import { writeBenchmarksDoc } from './write-doc.ts';
+import { msSince } from './stats.ts';
+import type { BenchEnv, Suite, SuiteResult } from './suite.ts';
+import { writesSuite } from './suites/writes.ts';
+import { getSuite } from './suites/get.ts';
+import { listSuite } from './suites/list.ts';
+import { watchSuite } from './suites/watch.ts';
+import { memorySuite } from './suites/memory.ts';
+import { jsonFastPathSuite } from './suites/json-fast-path.ts';
+
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite];
+
+const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { profile: { type: 'boolean', default: false } } });
+const unknown = positionals.filter((p) => !SUITES.some((s) => s.name === p));
+if (unknown.length > 0) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+const wanted = positionals.length === 0 ? SUITES : SUITES.filter((s) => s.name === 'writes' || positionals.includes(s.name));
+
+const profileDir = join(repoRoot, 'bench/.profiles');
+const serverNodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+if (values.profile) mkdirSync(profileDir, { recursive: true });
+const started = process.hrtime.bigint();
+const log = (message: string): void => void process.stderr.write(`[bench ${(msSince(started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
+
+const embedded = await startEmbedded({ repoRoot, nodeFlags: serverNodeFlags });
+const targets: Target[] = [embedded];
+try {
+  const pki = join(embedded.dataDir, 'pki');
+  targets.push(await startFloor({ repoRoot }));
+  targets.push(await startFloor({ repoRoot, tls: { certFile: join(pki, 'apiserver.crt'), keyFile: join(pki, 'apiserver.key'), caPem: readFileSync(join(pki, 'ca.crt'), 'utf8') } }));
+  const env: BenchEnv = { repoRoot, targets, serverNodeFlags, log };
+  const results: { suite: Suite; result: SuiteResult }[] = [];
+  for (const suite of wanted) {
+    log(`suite ${suite.name}`);
+    results.push({ suite, result: await suite.run(env) });
+  }
+  const rows = results.flatMap((r) => r.result.rows);
+  process.stdout.write(`\n${renderText(rows)}\n\n`);
+  for (const { suite, result } of results) for (const note of result.notes) process.stdout.write(`${suite.name}: ${note}\n`);
+  const seconds = msSince(started) / 1000;
+  process.stdout.write(`\ntotal bench time ${seconds.toFixed(0)} s\n`);
+  if (wanted.length === SUITES.length) {
+    const path = writeBenchmarksDoc({ repoRoot, results, seconds });
+    process.stdout.write(`wrote ${path}\n`);
+  }
+} finally {
+  for (const target of targets) await target.stop();
+}
