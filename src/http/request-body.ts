@@ -2,8 +2,8 @@
 // larger body is refused with 413 before it is parsed.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest } from '../../core/api-error.ts';
-import { decodeKubeProtobuf, isKubeProtobuf } from '../../core/protobuf/index.ts';
+import { ApiError, badRequest } from '../core/api-error.ts';
+import { decodeKubeProtobuf, isKubeProtobuf } from '../core/protobuf/index.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 

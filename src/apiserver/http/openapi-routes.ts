@@ -7,7 +7,7 @@ import { openApiV2, openApiV3GroupVersion, openApiV3Index, type CrdSchema } from
 import type { Registry } from '../registry/registry.ts';
 import type { CustomResourceDefinition } from '../crd/crd-types.ts';
 import { parseAccept, sendError } from './respond.ts';
-import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../openapi/protobuf/index.ts';
+import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../core/openapi-protobuf/index.ts';
 
 export interface OpenApiServer {
   serve(req: IncomingMessage, res: ServerResponse, path: string): void;

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { PatchType, WriteOptions } from '../registry/resource-api.ts';
-import { decodeBody, mediaType, readBody } from './body.ts';
+import { decodeBody, mediaType, readBody } from '../../http/request-body.ts';
 import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
 import { serveWatch, type WatchSettings } from './watch-stream.ts';

@@ -4,7 +4,7 @@
 import { ApiError, badRequest, conflict, methodNotAllowed } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef, ScaleSubresource } from '../../core/resources/resource-def.ts';
-import { decodeBody, mediaType, readBody } from './body.ts';
+import { decodeBody, mediaType, readBody } from '../../http/request-body.ts';
 import { sendJson } from './respond.ts';
 import { applyFieldManager, writeOptions } from './query-options.ts';
 import type { ResourceContext } from './resource-handlers.ts';

@@ -183,8 +183,31 @@ const karmadaBinding: KindConverter = {
   },
 };
 
+/**
+ * The apiserver labels every Namespace with its own name (kubernetes.io/metadata.name);
+ * upstream that is the prefixed name, so it is rewritten both ways like the name itself.
+ */
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+const namespace: KindConverter = {
+  in(ctx, obj) {
+    const labels = obj.metadata.labels;
+    if (labels && typeof labels[NAMESPACE_NAME_LABEL] === 'string') labels[NAMESPACE_NAME_LABEL] = addPrefix(ctx.id, labels[NAMESPACE_NAME_LABEL]);
+  },
+  out(ctx, obj) {
+    const labels = obj.metadata.labels;
+    const value = labels?.[NAMESPACE_NAME_LABEL];
+    if (labels && typeof value === 'string') {
+      const own = stripPrefix(ctx.id, value);
+      if (own === undefined) delete labels[NAMESPACE_NAME_LABEL];
+      else labels[NAMESPACE_NAME_LABEL] = own;
+    }
+    return true;
+  },
+};
+
 /** Keyed by `<group>/<Kind>` in tenant spelling ('' group for core). */
 export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
+  ['/Namespace', namespace],
   ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRole', clusterRole],

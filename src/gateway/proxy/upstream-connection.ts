@@ -29,7 +29,9 @@ export function upstreamConnection(upstream: Upstream): UpstreamConnection {
   }
   // kube-apiserver only speaks HTTPS; a plain-HTTP upstream would also mean sending Warren's credential in clear.
   if (url.protocol !== 'https:') throw new Error(`upstream ${upstream.server} is not https`);
-  const agent = options.agent instanceof https.Agent ? options.agent : new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  // Our own pool, built from the TLS options: an agent handed over by the upstream client may carry
+  // its TLS settings per request rather than in the agent, and http-proxy only passes the agent on.
+  const agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
   return {
     hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : 443,

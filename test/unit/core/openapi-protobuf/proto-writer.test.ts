@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ProtoWriter } from '../../../../../src/apiserver/openapi/protobuf/proto-writer.ts';
+import { ProtoWriter } from '../../../../src/core/openapi-protobuf/proto-writer.ts';
 import { decodeMessage, MESSAGES } from './openapi-v2-decoder.ts';
 
 /** Lone surrogates have no UTF-8 form; encodeURIComponent throws on them. */

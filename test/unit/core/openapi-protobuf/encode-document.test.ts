@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType } from '../../../../../src/apiserver/openapi/protobuf/index.ts';
-import { openApiV2, type CrdSchema } from '../../../../../src/apiserver/openapi/index.ts';
-import { BUILTIN_RESOURCES } from '../../../../../src/core/resources/builtin-resources.ts';
+import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType } from '../../../../src/core/openapi-protobuf/index.ts';
+import { openApiV2, type CrdSchema } from '../../../../src/apiserver/openapi/index.ts';
+import { BUILTIN_RESOURCES } from '../../../../src/core/resources/builtin-resources.ts';
 import { decodeMessage, decodeOpenApiV2 } from './openapi-v2-decoder.ts';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -1,0 +1,76 @@
+// Discovery for tenants: built from the upstream's own discovery documents (so
+// a real kube-apiserver's groups show through), then translated: the tenant's
+// CRD groups unprefixed, other tenants' groups and denied resources removed.
+// Upstream documents are cached briefly; they are the same for every tenant.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../../core/api-error.ts';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { isCustomGroup } from '../../core/tenancy/resource-classes.ts';
+import { toUpstreamGroup } from '../../core/tenancy/names.ts';
+import { toTenantAggregatedDiscovery, toTenantGroupList, toTenantResourceList } from '../../core/tenancy/discovery-translation.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import { sendJsonBody } from '../respond.ts';
+
+type Obj = Record<string, unknown>;
+
+export interface DiscoveryService {
+  serve(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, path: string): Promise<void>;
+}
+
+const AGGREGATED = /as=APIGroupDiscoveryList/;
+const TTL_MS = 2_000;
+const notFound = (): ApiError => new ApiError('NotFound', 'the server could not find the requested resource', {});
+
+export function createDiscoveryService(upstream: Upstream): DiscoveryService {
+  const cache = new Map<string, { at: number; status: number; body: Obj; contentType: string }>();
+  const fetchDoc = async (path: string, accept: string): Promise<{ status: number; body: Obj; contentType: string }> => {
+    const key = `${path}\n${accept}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit;
+    const answer = await upstream.request<Obj>('GET', path, undefined, { Accept: accept });
+    const contentType = String(answer.headers['content-type'] ?? 'application/json');
+    const entry = { at: Date.now(), status: answer.status, body: answer.body, contentType };
+    cache.set(key, entry);
+    return entry;
+  };
+
+  return {
+    async serve(req, res, ctx, info, path) {
+      const accept = req.headers.accept ?? 'application/json';
+      const trimmed = path.replace(/\/+$/, '');
+      if (trimmed === '/api' || trimmed === '/apis') {
+        const doc = await fetchDoc(trimmed, accept);
+        if (AGGREGATED.test(doc.contentType)) {
+          sendJsonBody(res, 200, toTenantAggregatedDiscovery(ctx.id, doc.body), { 'Content-Type': doc.contentType, Vary: 'Accept' });
+        } else if (trimmed === '/apis') {
+          sendJsonBody(res, 200, toTenantGroupList(ctx.id, doc.body), { Vary: 'Accept' });
+        } else {
+          const { serverAddressByClientCIDRs: _hidden, ...rest } = doc.body;
+          sendJsonBody(res, 200, rest, { Vary: 'Accept' });
+        }
+        return;
+      }
+      if (info.apiPrefix === 'apis' && !info.apiVersion) {
+        // /apis/<group>: the group document, from the translated group list.
+        const group = trimmed.split('/')[2] ?? '';
+        const list = toTenantGroupList(ctx.id, (await fetchDoc('/apis', 'application/json')).body);
+        const entry = (list.groups as Obj[]).find((g) => g.name === group);
+        if (!entry) throw notFound();
+        sendJsonBody(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...entry });
+        return;
+      }
+      if (info.apiVersion) {
+        const group = info.apiGroup && isCustomGroup(info.apiGroup) ? toUpstreamGroup(ctx.id, info.apiGroup) : info.apiGroup;
+        const upstreamPath = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${group}/${info.apiVersion}`;
+        const doc = await fetchDoc(upstreamPath, 'application/json');
+        if (doc.status !== 200) throw notFound();
+        const translated = toTenantResourceList(ctx.id, doc.body);
+        if (!translated) throw notFound();
+        sendJsonBody(res, 200, translated);
+        return;
+      }
+      throw notFound();
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// OpenAPI for tenants, from the upstream's own documents: group-versions of
+// other tenants' CRD groups are removed, the tenant's own are shown unprefixed,
+// built-in ones pass as they are (their schemas are the same for everyone).
+// KubeZoo showed every tenant's CRD schemas here; this does not.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../core/api-error.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { isCustomGroup } from '../../core/tenancy/resource-classes.ts';
+import { toTenantGroup, toUpstreamGroup } from '../../core/tenancy/names.ts';
+import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../core/openapi-protobuf/index.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import { sendJsonBody } from '../respond.ts';
+import { visibleGroupOf, tenantViewOfText } from './openapi-groups.ts';
+
+type Obj = Record<string, unknown>;
+
+export interface OpenApiService {
+  serve(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, path: string): Promise<void>;
+}
+
+const notFound = (): ApiError => new ApiError('NotFound', 'the server could not find the requested resource', {});
+
+function sha512(text: string): string {
+  return createHash('sha512').update(text).digest('hex').toUpperCase();
+}
+
+function wantsProtobuf(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').split(',').some((part) => isOpenApiV2ProtobufType((part.split(';')[0] ?? '').trim().toLowerCase()));
+}
+
+/** The v2 document in the tenant's view: definitions and paths of other tenants' groups removed. */
+export function tenantSwagger(id: string, swagger: Obj): Obj {
+  const definitions: Obj = {};
+  for (const [name, schema] of Object.entries((swagger.definitions ?? {}) as Obj)) {
+    const gvks = ((schema as Obj)['x-kubernetes-group-version-kind'] ?? []) as Array<{ group?: string }>;
+    const groups = gvks.map((g) => g.group ?? '');
+    if (groups.some((g) => visibleGroupOf(id, g) === undefined)) continue;
+    definitions[name] = schema;
+  }
+  const paths: Obj = {};
+  for (const [path, item] of Object.entries((swagger.paths ?? {}) as Obj)) {
+    const group = /^\/apis\/([^/]+)\//.exec(path)?.[1];
+    if (group !== undefined && visibleGroupOf(id, group) === undefined) continue;
+    paths[path] = item;
+  }
+  // What remains can only name this tenant's prefixed groups: show them unprefixed.
+  return JSON.parse(tenantViewOfText(id, JSON.stringify({ ...swagger, definitions, paths }))) as Obj;
+}
+
+export function createOpenApiService(upstream: Upstream): OpenApiService {
+  const v2Cache = new Map<string, { upstreamEtag: string; json: string; etag: string; protobuf?: Uint8Array }>();
+  const v3Docs = new Map<string, { json: string; hash: string }>(); // tenant + upstream hash → translated doc
+
+  const serveV2 = async (req: IncomingMessage, res: ServerResponse, ctx: TenantContext): Promise<void> => {
+    const upstreamDoc = await upstream.request<Obj>('GET', '/openapi/v2', undefined, { Accept: 'application/json' });
+    if (upstreamDoc.status !== 200) throw new ApiError('ServiceUnavailable', 'the OpenAPI document is not available right now');
+    const upstreamEtag = String(upstreamDoc.headers.etag ?? sha512(JSON.stringify(upstreamDoc.body)));
+    let entry = v2Cache.get(ctx.id);
+    if (!entry || entry.upstreamEtag !== upstreamEtag) {
+      const json = JSON.stringify(tenantSwagger(ctx.id, upstreamDoc.body));
+      entry = { upstreamEtag, json, etag: `"${sha512(json)}"` };
+      v2Cache.set(ctx.id, entry);
+    }
+    if (wantsProtobuf(req)) {
+      entry.protobuf ??= encodeOpenApiV2Protobuf(JSON.parse(entry.json) as Obj);
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': entry.protobuf.byteLength, ETag: entry.etag, Vary: 'Accept' });
+      res.end(entry.protobuf);
+      return;
+    }
+    sendJsonBody(res, 200, entry.json, { ETag: entry.etag, Vary: 'Accept' });
+  };
+
+  const serveV3Index = async (res: ServerResponse, ctx: TenantContext): Promise<void> => {
+    const index = await upstream.request<{ paths?: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3', undefined, { Accept: 'application/json' });
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const [key, entry] of Object.entries(index.body.paths ?? {})) {
+      const group = /^apis\/([^/]+)\//.exec(key)?.[1];
+      const visible = group === undefined ? '' : visibleGroupOf(ctx.id, group);
+      if (visible === undefined) continue;
+      const tenantKey = group === undefined ? key : key.replace(`apis/${group}/`, `apis/${visible}/`);
+      const doc = await translatedV3(ctx, key, entry.serverRelativeURL);
+      paths[tenantKey] = { serverRelativeURL: `/openapi/v3/${tenantKey}?hash=${doc.hash}` };
+    }
+    sendJsonBody(res, 200, { paths });
+  };
+
+  const translatedV3 = async (ctx: TenantContext, upstreamKey: string, serverRelativeURL: string): Promise<{ json: string; hash: string }> => {
+    const upstreamHash = new URL(serverRelativeURL, 'https://x.invalid').searchParams.get('hash') ?? '';
+    const cacheKey = `${ctx.id}\n${upstreamKey}\n${upstreamHash}`;
+    const hit = v3Docs.get(cacheKey);
+    if (hit && upstreamHash) return hit;
+    const answer = await upstream.request<Obj>('GET', serverRelativeURL, undefined, { Accept: 'application/json' });
+    if (answer.status !== 200) throw notFound();
+    const json = tenantViewOfText(ctx.id, JSON.stringify(answer.body));
+    const doc = { json, hash: sha512(json) };
+    v3Docs.set(cacheKey, doc);
+    return doc;
+  };
+
+  const serveV3Doc = async (req: IncomingMessage, res: ServerResponse, ctx: TenantContext, key: string): Promise<void> => {
+    const group = /^apis\/([^/]+)\//.exec(key)?.[1];
+    let upstreamKey = key;
+    if (group !== undefined) {
+      if (isCustomGroup(group)) upstreamKey = key.replace(`apis/${group}/`, `apis/${toUpstreamGroup(ctx.id, group)}/`);
+      else if (toTenantGroup(ctx.id, group) !== undefined || visibleGroupOf(ctx.id, group) === undefined) throw notFound();
+    }
+    const index = await upstream.request<{ paths?: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3', undefined, { Accept: 'application/json' });
+    const entry = index.body.paths?.[upstreamKey];
+    if (!entry) throw notFound();
+    const doc = await translatedV3(ctx, upstreamKey, entry.serverRelativeURL);
+    const requested = new URL(req.url ?? '/', 'https://x.invalid').searchParams.get('hash');
+    sendJsonBody(res, 200, doc.json, { ETag: `"${doc.hash}"`, 'Cache-Control': requested === doc.hash ? 'public, immutable' : 'no-cache, private' });
+  };
+
+  return {
+    async serve(req, res, ctx, path) {
+      if (path === '/openapi/v2') return serveV2(req, res, ctx);
+      if (path === '/openapi/v3' || path === '/openapi/v3/') return serveV3Index(res, ctx);
+      if (path.startsWith('/openapi/v3/')) return serveV3Doc(req, res, ctx, path.slice('/openapi/v3/'.length).replace(/\/$/, ''));
+      throw notFound();
+    },
+  };
+}

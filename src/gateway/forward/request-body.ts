@@ -1,0 +1,20 @@
+// Request bodies for the gateway: read (3 MiB cap), decoded from JSON, YAML or
+// Kubernetes protobuf into plain JSON objects.
+import type { IncomingMessage } from 'node:http';
+import { badRequest } from '../../core/api-error.ts';
+import type { KubeObject } from '../../core/types.ts';
+import { decodeBody, readBody, type BodyType } from '../../http/request-body.ts';
+
+export async function readRequestValue(req: IncomingMessage, expected?: BodyType): Promise<unknown> {
+  return decodeBody(await readBody(req), req.headers['content-type'], expected);
+}
+
+export async function readRequestObject(req: IncomingMessage, expected?: BodyType): Promise<KubeObject> {
+  const value = await readRequestValue(req, expected);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  }
+  const obj = value as KubeObject;
+  if (obj.metadata === undefined) obj.metadata = {};
+  return obj;
+}

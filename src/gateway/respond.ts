@@ -1,0 +1,28 @@
+// Writing gateway responses. Errors always leave in tenant terms: anything the
+// gateway builds already is; anything else is scrubbed of tenant prefixes.
+import type { ServerResponse } from 'node:http';
+import type { ApiError } from '../core/api-error.ts';
+import { toTenantStatus } from '../core/tenancy/status-translation.ts';
+
+export function sendJsonBody(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendGatewayError(res: ServerResponse, err: ApiError, tenantId: string | undefined): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const status = err.toStatus();
+  const body = tenantId ? toTenantStatus(tenantId, status) : status;
+  const headers: Record<string, string> = {};
+  if (err.details?.retryAfterSeconds) headers['Retry-After'] = String(err.details.retryAfterSeconds);
+  sendJsonBody(res, err.code, body, headers);
+}

@@ -1,0 +1,26 @@
+// Security events: an isolation-guard refusal means the translator produced a
+// request that would have crossed tenants. It is refused and logged here, with
+// enough to reproduce it and nothing of the request body.
+export interface GuardRefusal {
+  tenant: string;
+  user: string;
+  method: string;
+  path: string;
+  reason: string;
+}
+
+export interface SecurityLog {
+  guardRefusal(event: GuardRefusal): void;
+  count(): number;
+}
+
+export function createSecurityLog(write: (line: string) => void): SecurityLog {
+  let refusals = 0;
+  return {
+    guardRefusal(event) {
+      refusals++;
+      write(JSON.stringify({ level: 'error', event: 'isolation-guard-refusal', time: new Date().toISOString(), ...event }));
+    },
+    count: () => refusals,
+  };
+}

@@ -1,0 +1,137 @@
+// The gateway, composed: upstream access, gateway secrets (from the upstream),
+// tenant directory and RBAC caches, authentication, the handler chain, and the
+// HTTPS listener that refuses client certificates from any other CA.
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
+import type { Upstream } from '../kube/upstream.ts';
+import { startTenantDirectory } from './tenants/upstream-tenant-directory.ts';
+import type { TenantDirectory } from './tenant-directory.ts';
+import { loadGatewaySecrets } from './state/gateway-secrets.ts';
+import { createTokenAuthenticator, type OidcIssuerConfig } from './authn/bearer-token.ts';
+import { createAuthenticator } from './authn/authenticate.ts';
+import { createGatewayTlsOptions, refuseUnverifiedClientCertificates } from './authn/tls-listener.ts';
+import { publicJwks, DEFAULT_ISSUER, DEFAULT_AUDIENCE, type SigningKeySet } from './credentials/signing-keys.ts';
+import { createTenantPolicies } from './authz/tenant-policies.ts';
+import { startUpstreamRbacSource } from './authz/upstream-rbac-source.ts';
+import { createDiscoveryService } from './answered/discovery.ts';
+import { createOpenApiService } from './answered/openapi.ts';
+import { createProxy } from './proxy/proxy-adapter.ts';
+import { createForwarder } from './forward/forwarder.ts';
+import { createResponsePipe } from './forward/response-pipe.ts';
+import { createGatewayHandler } from './handler.ts';
+import { createUpgradeHandler } from './upgrade-handler.ts';
+import { createSecurityLog, type SecurityLog } from './security-log.ts';
+
+export interface GatewayOptions {
+  upstream: Upstream;
+  host?: string; // default 127.0.0.1
+  port?: number; // 0 = any free port
+  /** Names and IPs the serving certificate covers, beyond localhost and the listen host. */
+  servingNames?: string[];
+  issuer?: string;
+  oidcIssuers?: OidcIssuerConfig[];
+  /** Use this directory instead of Tenant objects upstream (tests, single-tenant setups). */
+  tenants?: TenantDirectory;
+  log?: (line: string) => void;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  /** CA of the gateway's serving certificate: what tenant kubeconfigs trust. */
+  servingCaPem: string;
+  tenantCa: KeyPairPem;
+  signingKeys: SigningKeySet;
+  tenants: TenantDirectory;
+  security: SecurityLog;
+  stop(): Promise<void>;
+}
+
+const YEAR_MS = 365 * 24 * 3600_000;
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const { upstream } = options;
+  const secrets = await loadGatewaySecrets(upstream);
+  const isIp = /^[\d.]+$|:/.test(host);
+  const serving = await issueCertificate({
+    ca: secrets.servingCa,
+    commonName: 'warren-gateway',
+    dnsNames: [...new Set(['localhost', ...(isIp ? [] : [host]), ...(options.servingNames ?? []).filter((n) => !/^[\d.]+$|:/.test(n))])],
+    ips: [...new Set(['127.0.0.1', '::1', ...(isIp ? [host] : []), ...(options.servingNames ?? []).filter((n) => /^[\d.]+$|:/.test(n))])],
+    lifetimeMs: YEAR_MS,
+  });
+
+  const directory = options.tenants ?? startTenantDirectory(upstream, { log });
+  const rbac = startUpstreamRbacSource(upstream, log);
+  await Promise.all([directory.synced(), rbac.synced()]);
+  const security = createSecurityLog(log);
+  const tokens = createTokenAuthenticator({
+    warrenKeys: secrets.signingKeys,
+    issuer: options.issuer ?? DEFAULT_ISSUER,
+    audience: DEFAULT_AUDIENCE,
+    ...(options.oidcIssuers ? { oidcIssuers: options.oidcIssuers } : {}),
+  });
+  const proxy = createProxy(upstream);
+  let ready = false;
+  let versionCache: unknown;
+  const deps = {
+    authenticate: createAuthenticator({ tenants: directory, tokens }),
+    tenants: directory,
+    policies: createTenantPolicies(rbac),
+    discovery: createDiscoveryService(upstream),
+    openapi: createOpenApiService(upstream),
+    forwarder: createForwarder(upstream, createResponsePipe(proxy)),
+    version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
+    jwks: () => publicJwks(secrets.signingKeys),
+    ready: () => ready,
+    security,
+  };
+  const server = https.createServer(
+    createGatewayTlsOptions({ servingCert: serving.certPem, servingKey: serving.keyPem, tenantCaPem: secrets.tenantCa.certPem }),
+    createGatewayHandler(deps),
+  );
+  refuseUnverifiedClientCertificates(server, (refused) => log(JSON.stringify({ level: 'warn', event: 'client-certificate-refused', ...refused })));
+  const upgrades = createUpgradeHandler(deps, proxy);
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => upgrades(req, socket, head));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  ready = true;
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    servingCaPem: secrets.servingCa.certPem,
+    tenantCa: secrets.tenantCa,
+    signingKeys: secrets.signingKeys,
+    tenants: directory,
+    security,
+    stop() {
+      stopping ??= (async () => {
+        ready = false;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => {
+          for (const socket of sockets) socket.destroy();
+        }, 2_000);
+        await closed;
+        clearTimeout(force);
+        proxy.close();
+        rbac.stop();
+        if (!options.tenants && 'stop' in directory) (directory as { stop(): void }).stop();
+      })();
+      return stopping;
+    },
+  };
+}
