@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { jsonPathValues } from './jsonpath.ts';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN, type Printer } from './table-types.ts';
-import { rfc3339 } from './cell-format.ts';
+import { ageSince } from './human-duration.ts';
 
 /** A CRD's additionalPrinterColumns entry (fields optional, as they arrive from clients). */
 export interface PrinterColumn {
@@ -31,7 +31,7 @@ export function goPrint(v: unknown): string {
   return String(v);
 }
 
-function cellFor(type: string, value: unknown): unknown {
+function cellFor(type: string, value: unknown, now: Date): unknown {
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'string': return typeof value === 'string' ? value : goPrint(value);
@@ -40,7 +40,8 @@ function cellFor(type: string, value: unknown): unknown {
     case 'boolean': return typeof value === 'boolean' ? value : null;
     case 'date': {
       if (typeof value !== 'string') return null;
-      return Number.isNaN(Date.parse(value)) ? '<invalid>' : rfc3339(value);
+      // apiextensions' table convertor: ConvertToHumanReadableDateType, i.e. an age ("5m").
+      return Number.isNaN(Date.parse(value)) ? '<invalid>' : ageSince(value, now);
     }
     default: return null;
   }
@@ -50,7 +51,7 @@ export function crdTableColumns(columns: readonly PrinterColumn[] | undefined): 
   const cols = columns && columns.length > 0 ? columns : DEFAULT_PRINTER_COLUMNS;
   return {
     columns: [NAME_COLUMN, ...cols.map((c) => ({ name: c.name ?? '', type: c.type ?? 'string', format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))],
-    cells(obj: KubeObject) {
+    cells(obj: KubeObject, now: Date = new Date()) {
       return [obj.metadata.name ?? '', ...cols.map((c) => {
         let values: unknown[];
         try {
@@ -58,7 +59,7 @@ export function crdTableColumns(columns: readonly PrinterColumn[] | undefined): 
         } catch {
           return null;
         }
-        return values.length === 0 ? null : cellFor(c.type ?? 'string', values[0]);
+        return values.length === 0 ? null : cellFor(c.type ?? 'string', values[0], now);
       })];
     },
   };
