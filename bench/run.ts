@@ -3,8 +3,11 @@
 // own process, runs the suites against all of them side by side, prints one
 // table with goals, and (on a full run) writes docs/benchmarks.md.
 //   SUITE     run only these (writes always runs first: it seeds the data set)
-//   --profile start the embedded server with --cpu-prof; profiles go to bench/.profiles/
-import { mkdirSync, readFileSync } from 'node:fs';
+//   --profile start embedded servers with --cpu-prof; profiles go to $TMPDIR/warren-bench-profiles/
+//             (summarise one with bench/profile-summary.ts)
+//   --node-flag=F  pass a node flag to the embedded servers (repeatable), e.g. --node-flag=--max-semi-space-size=2
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,7 +26,10 @@ import { jsonFastPathSuite } from './suites/json-fast-path.ts';
 const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { profile: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { profile: { type: 'boolean', default: false }, 'node-flag': { type: 'string', multiple: true, default: [] } },
+});
 const unknown = positionals.filter((p) => !SUITES.some((s) => s.name === p));
 if (unknown.length > 0) {
   console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
@@ -31,8 +37,8 @@ if (unknown.length > 0) {
 }
 const wanted = positionals.length === 0 ? SUITES : SUITES.filter((s) => s.name === 'writes' || positionals.includes(s.name));
 
-const profileDir = join(repoRoot, 'bench/.profiles');
-const serverNodeFlags = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const profileDir = join(tmpdir(), 'warren-bench-profiles');
+const serverNodeFlags = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(values['node-flag'] ?? [])];
 if (values.profile) mkdirSync(profileDir, { recursive: true });
 const started = process.hrtime.bigint();
 const log = (message: string): void => void process.stderr.write(`[bench ${(msSince(started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
@@ -60,4 +66,8 @@ try {
   }
 } finally {
   for (const target of targets) await target.stop();
+}
+if (values.profile) {
+  const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profileDir, f));
+  process.stdout.write(`server CPU profiles (newest last):\n${files.sort().join('\n')}\n`);
 }
