@@ -54,8 +54,13 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
   // Fires before http-proxy copies headers to the client: the only hook to drop
   // hop-by-hop fields, and where a self-handled response is handed over.
   engine.on('proxyRes', (upstreamRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => {
+    const streaming = upstreamRes.headers['content-length'] === undefined;
     stripResponseHopByHop(upstreamRes.headers);
-    handlers.get(req)?.(upstreamRes, req, res);
+    const handler = handlers.get(req);
+    if (handler) { handler(upstreamRes, req, res); return; }
+    // A streamed answer (watch, logs -f) may send no byte for minutes, and pipe()
+    // writes the head only with the first byte: send it as soon as http-proxy has set it.
+    if (streaming) process.nextTick(() => { if (!res.headersSent && !res.destroyed) res.flushHeaders(); });
   });
 
   engine.on('proxyReq', (proxyReq, _req, res) => {
