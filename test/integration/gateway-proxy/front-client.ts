@@ -70,7 +70,7 @@ export async function rawRequest(port: number, request: string): Promise<{ head:
 }
 
 /** Reads from a socket until `text` has arrived (after `already`). */
-export async function readUntil(socket: net.Socket, text: string, already = Buffer.alloc(0), timeoutMs = 5_000): Promise<string> {
+export async function readUntil(socket: net.Socket, text: string, already: Buffer = Buffer.alloc(0), timeoutMs = 5_000): Promise<string> {
   let got = already.toString('latin1');
   if (got.includes(text)) return got;
   return await new Promise((resolve, reject) => {
