@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/server.ts';
 import { parseListen } from './listen-address.ts';
+import { jsonLogger } from './log.ts';
+import { untilSignal } from './signals.ts';
 
 export async function runApiServerCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -15,9 +17,7 @@ export async function runApiServerCommand(argv: string[]): Promise<number> {
     strict: true,
   });
   const { host, port } = parseListen(values.listen);
-  const log = (line: string): void => {
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: 'apiserver', msg: line })}\n`);
-  };
+  const log = jsonLogger('apiserver');
   const server = await startApiServer({
     host,
     port,
@@ -27,14 +27,7 @@ export async function runApiServerCommand(argv: string[]): Promise<number> {
     log,
   });
   process.stdout.write(`warren apiserver ready at ${server.url} (kubeconfig: ${server.kubeconfigPath ?? '-'})\n`);
-  await new Promise<void>((resolve) => {
-    const shutdown = (): void => {
-      process.off('SIGINT', shutdown);
-      process.off('SIGTERM', shutdown);
-      server.stop().then(resolve, resolve);
-    };
-    process.on('SIGINT', shutdown);
-    process.on('SIGTERM', shutdown);
-  });
+  await untilSignal();
+  await server.stop();
   return 0;
 }

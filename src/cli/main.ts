@@ -1,6 +1,7 @@
 // The `warren` command: the composition root, and the only place that reads
 // process.env or argv. Each subcommand lives in its own file.
 import { runApiServerCommand } from './apiserver-command.ts';
+import { runServeCommand } from './serve-command.ts';
 
 const USAGE = `Usage: warren <command> [options]
 
@@ -9,6 +10,10 @@ Commands:
               --listen HOST:PORT  (default 127.0.0.1:6443)
               --data-dir DIR      (default .warren/apiserver)
               --simulate-workloads
+  serve       Run the tenant gateway and controllers against a real cluster
+              --upstream-kubeconfig FILE  (required)
+              --listen HOST:PORT  (default 127.0.0.1:6443)
+              --external-url URL  (what tenant kubeconfigs point at)
   help        Show this help
 `;
 
@@ -17,6 +22,8 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'apiserver':
       return runApiServerCommand(rest);
+    case 'serve':
+      return runServeCommand(rest);
     case undefined:
     case 'help':
     case '--help':

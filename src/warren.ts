@@ -1,0 +1,35 @@
+// Warren's runtime, composed once for `serve` (a real upstream) and `up`
+// (embedded upstream): the gateway, and the controllers that run beside it.
+import type { Upstream } from './kube/upstream.ts';
+import { fileURLToPath } from 'node:url';
+import { startGateway, type RunningGateway } from './gateway/server.ts';
+import { ensureCrds, readCrdFiles } from './kube/ensure-crds.ts';
+
+export interface WarrenOptions {
+  upstream: Upstream;
+  host: string;
+  port: number;
+  /** The URL tenants use to reach the gateway, written into their kubeconfigs (default: the listen address). */
+  externalUrl?: string | undefined;
+  log: (line: string) => void;
+}
+
+export interface RunningWarren {
+  gateway: RunningGateway;
+  stop(): Promise<void>;
+}
+
+/** crds/ at the top of the repository. */
+export const CRDS_DIR = fileURLToPath(new URL('../crds/', import.meta.url));
+
+export async function startWarren(options: WarrenOptions): Promise<RunningWarren> {
+  await ensureCrds(options.upstream, readCrdFiles(CRDS_DIR));
+  const gateway = await startGateway({ upstream: options.upstream, host: options.host, port: options.port, log: options.log });
+  return {
+    gateway,
+    async stop() {
+      await gateway.stop();
+      options.upstream.close();
+    },
+  };
+}
