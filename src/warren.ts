@@ -11,6 +11,8 @@ export interface WarrenOptions {
   port: number;
   /** The URL tenants use to reach the gateway, written into their kubeconfigs (default: the listen address). */
   externalUrl?: string | undefined;
+  /** More that must hold before the gateway's /readyz answers 200. */
+  readiness?: () => boolean;
   log: (line: string) => void;
 }
 
@@ -24,7 +26,10 @@ export const CRDS_DIR = fileURLToPath(new URL('../crds/', import.meta.url));
 
 export async function startWarren(options: WarrenOptions): Promise<RunningWarren> {
   await ensureCrds(options.upstream, readCrdFiles(CRDS_DIR));
-  const gateway = await startGateway({ upstream: options.upstream, host: options.host, port: options.port, log: options.log });
+  const gateway = await startGateway({
+    upstream: options.upstream, host: options.host, port: options.port, log: options.log,
+    ...(options.readiness ? { readiness: options.readiness } : {}),
+  });
   return {
     gateway,
     async stop() {

@@ -2,6 +2,7 @@
 // process.env or argv. Each subcommand lives in its own file.
 import { runApiServerCommand } from './apiserver-command.ts';
 import { runServeCommand } from './serve-command.ts';
+import { runUpCommand } from './up-command.ts';
 
 const USAGE = `Usage: warren <command> [options]
 
@@ -10,6 +11,9 @@ Commands:
               --listen HOST:PORT  (default 127.0.0.1:6443)
               --data-dir DIR      (default .warren/apiserver)
               --simulate-workloads
+  up          Run everything embedded: host apiserver, member clusters, gateway, controllers
+              --data-dir DIR (default .warren)  --port-base P (default 6443)
+              --members N (default 2)  --tenants-dir DIR (default tenants)
   serve       Run the tenant gateway and controllers against a real cluster
               --upstream-kubeconfig FILE  (required)
               --listen HOST:PORT  (default 127.0.0.1:6443)
@@ -24,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
       return runApiServerCommand(rest);
     case 'serve':
       return runServeCommand(rest);
+    case 'up':
+      return runUpCommand(rest);
     case undefined:
     case 'help':
     case '--help':

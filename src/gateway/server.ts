@@ -34,6 +34,8 @@ export interface GatewayOptions {
   oidcIssuers?: OidcIssuerConfig[];
   /** Use this directory instead of Tenant objects upstream (tests, single-tenant setups). */
   tenants?: TenantDirectory;
+  /** More that must hold before /readyz answers 200 (e.g. `warren up` waiting for its tenants). */
+  readiness?: () => boolean;
   log?: (line: string) => void;
 }
 
@@ -87,7 +89,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     forwarder: createForwarder(upstream, createResponsePipe(proxy)),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
-    ready: () => ready,
+    ready: () => ready && (options.readiness?.() ?? true),
     security,
   };
   const server = https.createServer(

@@ -1,0 +1,23 @@
+// The one summary `warren up` prints once everything is Ready.
+import type { RunningUp } from '../up/start-up.ts';
+
+export function upSummary(up: RunningUp, dataDir: string): string {
+  const lines = [
+    '',
+    `Warren is up. Gateway: ${up.gatewayUrl}`,
+    '',
+    `  Platform admin (host cluster):  export KUBECONFIG=${up.adminKubeconfigPath}`,
+  ];
+  for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) lines.push(`  Member ${name}:${' '.repeat(Math.max(1, 24 - name.length))}${path}`);
+  if (up.tenants.length > 0) {
+    lines.push('', 'Tenants (admin kubeconfigs, through the gateway):');
+    for (const t of up.tenants) lines.push(`  ${t.name} (id ${t.id}, admin ${t.adminUser}):  ${dataDir}/tenants/${t.name}.kubeconfig`);
+    const first = up.tenants[0];
+    if (first) {
+      lines.push('', 'Try:', `  kubectl --kubeconfig ${dataDir}/tenants/${first.name}.kubeconfig get namespaces`);
+      lines.push(`  kubectl --kubeconfig ${dataDir}/tenants/${first.name}.kubeconfig create deployment web --image=nginx`);
+    }
+  }
+  lines.push('', 'Press Ctrl-C to stop.', '');
+  return lines.join('\n');
+}

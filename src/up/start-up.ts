@@ -1,0 +1,83 @@
+// `warren up`: the whole system on one machine. An embedded host apiserver
+// (P+1), N embedded member clusters with the workload simulator (P+1+i), the
+// gateway (P) and the controllers; then the Tenant manifests, and kubeconfigs
+// for the platform admin, each member and each tenant's admin.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startApiServer, type RunningApiServer } from '../apiserver/server.ts';
+import { createUpstream } from '../kube/upstream-client.ts';
+import { startWarren, type RunningWarren } from '../warren.ts';
+import { applyTenant, readTenantManifests } from './apply-tenants.ts';
+import { waitForTenants, type ReadyTenant } from './wait-for-tenants.ts';
+
+export interface UpOptions {
+  dataDir: string;
+  portBase: number;
+  members: number;
+  tenantsDir?: string | undefined;
+  log: (line: string) => void;
+  /** Human progress lines ("host apiserver ready", "tenant acme Ready"). */
+  progress: (line: string) => void;
+}
+
+export interface RunningUp {
+  gatewayUrl: string;
+  adminKubeconfigPath: string;
+  memberKubeconfigPaths: Record<string, string>;
+  tenants: ReadyTenant[];
+  stop(): Promise<void>;
+}
+
+export async function startUp(options: UpOptions): Promise<RunningUp> {
+  const { dataDir, portBase } = options;
+  await mkdir(join(dataDir, 'members'), { recursive: true });
+  await mkdir(join(dataDir, 'tenants'), { recursive: true });
+  const started: Array<{ stop(): Promise<void> }> = [];
+  try {
+    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
+    started.push(host);
+    const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
+    await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
+    options.progress(`host apiserver ready at ${host.url}`);
+
+    const members: RunningApiServer[] = [];
+    const memberKubeconfigPaths: Record<string, string> = {};
+    for (let i = 1; i <= options.members; i++) {
+      const name = `member${i}`;
+      const member = await startApiServer({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
+      started.push(member);
+      members.push(member);
+      memberKubeconfigPaths[name] = join(dataDir, 'members', `${name}.kubeconfig`);
+      await writeFile(memberKubeconfigPaths[name], member.kubeconfig, { mode: 0o600 });
+      options.progress(`member cluster ${name} ready at ${member.url}`);
+    }
+
+    let tenantsReady = false;
+    const upstream = createUpstream({ yaml: host.kubeconfig });
+    const warren: RunningWarren = await startWarren({ upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady });
+    started.push(warren);
+    options.progress(`gateway listening at ${warren.gateway.url}`);
+
+    const manifests = options.tenantsDir ? readTenantManifests(options.tenantsDir) : [];
+    for (const tenant of manifests) await applyTenant(upstream, tenant);
+    const tenants = await waitForTenants(upstream, manifests.map((t) => t.metadata.name ?? ''), options.progress);
+    for (const tenant of tenants) {
+      await writeFile(join(dataDir, 'tenants', `${tenant.name}.kubeconfig`), tenant.adminKubeconfig, { mode: 0o600 });
+    }
+    tenantsReady = true;
+    return {
+      gatewayUrl: warren.gateway.url,
+      adminKubeconfigPath,
+      memberKubeconfigPaths,
+      tenants,
+      stop: () => stopAll(started),
+    };
+  } catch (err) {
+    await stopAll(started);
+    throw err;
+  }
+}
+
+async function stopAll(started: Array<{ stop(): Promise<void> }>): Promise<void> {
+  for (const item of [...started].reverse()) await item.stop().catch(() => undefined);
+}

@@ -1,0 +1,56 @@
+// Waits until each named Tenant is Ready and reads its admin kubeconfig from the
+// Secret the onboarding controller wrote (status.kubeconfigSecretRef).
+import { ApiError } from '../core/api-error.ts';
+import type { KubeObject } from '../core/types.ts';
+import type { Upstream } from '../kube/upstream.ts';
+import { TENANTS_PATH, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+
+export interface ReadyTenant {
+  name: string;
+  id: string;
+  adminUser: string;
+  adminKubeconfig: string;
+}
+
+function conditionMessage(tenant: Tenant): string {
+  const ready = (tenant.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  return ready ? `${ready.reason ?? ''}: ${ready.message ?? ''}` : 'waiting for the onboarding controller';
+}
+
+export async function readAdminKubeconfig(upstream: Upstream, tenant: Tenant): Promise<{ user: string; kubeconfig: string } | undefined> {
+  const ref = tenant.status?.kubeconfigSecretRef;
+  const admin = (tenant.spec?.users ?? []).find((u) => u.admin);
+  if (!ref?.name || !admin) return undefined;
+  const secret = await upstream.request<KubeObject>('GET', `/api/v1/namespaces/${ref.namespace ?? 'warren-system'}/secrets/${ref.name}`);
+  if (secret.status !== 200) return undefined;
+  const value = ((secret.body.data ?? {}) as Record<string, string>)[`${admin.name}.kubeconfig`];
+  return value ? { user: admin.name, kubeconfig: Buffer.from(value, 'base64').toString('utf8') } : undefined;
+}
+
+export async function waitForTenant(upstream: Upstream, name: string, timeoutMs: number): Promise<ReadyTenant> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const answer = await upstream.request<Tenant>('GET', `${TENANTS_PATH}/${name}`);
+    if (answer.status === 200) {
+      const tenant = answer.body;
+      last = conditionMessage(tenant);
+      if (tenant.status?.phase === 'Ready' && tenant.status.id) {
+        const admin = await readAdminKubeconfig(upstream, tenant);
+        if (admin) return { name, id: tenant.status.id, adminUser: admin.user, adminKubeconfig: admin.kubeconfig };
+      }
+    }
+    if (Date.now() > deadline) throw new ApiError('Timeout', `tenant ${name} is not Ready after ${Math.round(timeoutMs / 1000)} s (${last})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function waitForTenants(upstream: Upstream, names: string[], progress: (line: string) => void, timeoutMs = 60_000): Promise<ReadyTenant[]> {
+  const out: ReadyTenant[] = [];
+  for (const name of names) {
+    const ready = await waitForTenant(upstream, name, timeoutMs);
+    progress(`tenant ${name} Ready (id ${ready.id})`);
+    out.push(ready);
+  }
+  return out;
+}
