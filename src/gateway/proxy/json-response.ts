@@ -4,7 +4,6 @@
 // holds more than the raw bytes or the parsed objects at a time, and the
 // output is never one big string.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { internalError, toApiError } from '../../core/api-error.ts';
@@ -51,8 +50,14 @@ function bigArrayField(body: unknown): 'items' | 'rows' | undefined {
   return undefined;
 }
 
-async function write(res: ServerResponse, text: string): Promise<void> {
-  if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+/** Writes, and waits for the client to take it when the socket buffer is full (both listeners removed after, or they pile up per slice). */
+function write(res: ServerResponse, text: string): Promise<void> | undefined {
+  if (res.write(text)) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => { res.off('drain', done); res.off('close', done); resolve(); };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Writes `{...rest, "field": [e0, e1, ...]}` slice by slice; each element is released once written. */
@@ -65,7 +70,8 @@ async function streamArrayBody(res: ServerResponse, body: Record<string, unknown
     slice += (i === 0 ? '' : ',') + JSON.stringify(elements[i]);
     elements[i] = undefined;
     if (slice.length >= SLICE_BYTES) {
-      await write(res, slice);
+      const drained = write(res, slice);
+      if (drained) await drained;
       if (res.destroyed) return;
       slice = '';
     }
