@@ -67,7 +67,7 @@ describe('gateway: errors in tenant terms', { timeout: 60_000 }, () => {
       const r = await acme.get(c.path);
       assert.equal(r.status, 403, r.text);
       assert.equal(r.body.reason, 'Forbidden');
-      assert.match(r.body.message, new RegExp(`^${c.resource}(\\.[a-z.]+)?( "node-1")? is forbidden: User "admin" cannot`));
+      assert.match(r.body.message, new RegExp(`^${c.resource}(\\.[a-z0-9.]+)?( "node-1")? is forbidden: User "admin" cannot`));
       assert.doesNotMatch(r.text, LEAK);
     });
   }
