@@ -13,11 +13,21 @@ export function isIdentityHeader(name: string): boolean {
 }
 
 /**
- * Removes every client-sent identity header, in place. Node builds `headers` and
- * `headersDistinct` lazily from `rawHeaders`, so all three are cleaned: whichever
- * a later filter or the proxy reads, the forged value is gone.
+ * Removes every client-sent identity header, in place, and returns the names
+ * removed (for the security log). Node builds `headers` and `headersDistinct`
+ * lazily from `rawHeaders`, so all three are cleaned: whichever a later filter
+ * or the proxy reads, the forged value is gone.
+ * Trap: the lazy getters walk `rawHeaders` up to the count recorded at parse
+ * time, so they must be built before `rawHeaders` shrinks, or they read past
+ * its end.
  */
 export function stripIdentityHeaders(req: IncomingMessage): string[] {
+  const bags = [req.headers, req.headersDistinct];
+  for (const bag of bags) {
+    for (const name of Object.keys(bag)) {
+      if (isIdentityHeader(name)) delete bag[name];
+    }
+  }
   const removed: string[] = [];
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
@@ -25,11 +35,6 @@ export function stripIdentityHeaders(req: IncomingMessage): string[] {
     if (name !== undefined && isIdentityHeader(name)) {
       removed.push(name.toLowerCase());
       raw.splice(i, 2);
-    }
-  }
-  for (const bag of [req.headers, req.headersDistinct]) {
-    for (const name of Object.keys(bag)) {
-      if (isIdentityHeader(name)) delete bag[name];
     }
   }
   return [...new Set(removed)].reverse();
