@@ -1,0 +1,97 @@
+// A tenant's LIST served from the shared cache: only its index entry is read,
+// then filtered by its selectors, sorted by key (namespace/name, as etcd
+// orders them) and cut into full pages. A continue token names the first
+// page's version: later pages are read from that same snapshot, rebuilt by
+// undoing newer events, so paging stays consistent while objects change.
+import { ApiError, expired } from '../../core/api-error.ts';
+import type { KubeList, KubeObject } from '../../core/types.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { toTenantList } from '../../core/tenancy/response-translation.ts';
+import { objectKey } from '../../kube/informer.ts';
+import type { CachePredicate } from './cache-selector.ts';
+import type { CacheQuery } from './cache-query.ts';
+import { CONTINUE_EXPIRED_MESSAGE, decodeContinue, encodeContinue } from './continue-token.ts';
+import type { ResourceCache } from './resource-cache.ts';
+import type { ResourceShape } from './resource-shape.ts';
+
+export interface ListPlan {
+  cache: ResourceCache;
+  ctx: TenantContext;
+  query: CacheQuery;
+  predicate: CachePredicate;
+  shape: ResourceShape;
+  /** How long to wait for a resourceVersion newer than the cache (kube's watch cache: 3 s). */
+  freshnessTimeoutMs: number;
+  /** For a list at "most recent": the upstream's current version, which the cache should reach first. */
+  latestUpstreamRv?: () => Promise<number | undefined>;
+  /** Bounded wait for latestUpstreamRv (the cache may have no event to reach it with). */
+  consistencyWaitMs: number;
+}
+
+// kube-apiserver's words when an Exact list's version is no longer available.
+const LIST_EXPIRED_MESSAGE = 'The resourceVersion for the provided list is too old.';
+
+export function tooLargeResourceVersion(asked: number, current: number): ApiError {
+  return new ApiError('Timeout', `Too large resource version: ${asked}, current: ${current}`,
+    { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+}
+
+/** Waits (bounded) until the cache is at `rv`; kube's 504 "Too large resource version" otherwise. */
+export async function awaitVersion(cache: ResourceCache, rv: number, timeoutMs: number): Promise<void> {
+  if (await cache.waitFor(rv, timeoutMs)) return;
+  throw tooLargeResourceVersion(rv, cache.currentRv());
+}
+
+async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterable<[string, KubeObject]>; after?: string }> {
+  const { cache, ctx, query } = plan;
+  if (query.continueToken !== undefined) {
+    const position = decodeContinue(ctx.id, query.continueToken, plan.shape.crdNames);
+    const state = cache.objectsAt(ctx.id, position.rv);
+    if (!state) throw expired(CONTINUE_EXPIRED_MESSAGE);
+    return { rv: position.rv, objects: state, after: position.after };
+  }
+  const asked = query.resourceVersion;
+  if (asked === undefined && plan.latestUpstreamRv) {
+    const latest = await plan.latestUpstreamRv();
+    // Best effort: an upstream write to another resource moves the version too, and no event
+    // of this one will bring the cache there; after the wait the cache is as fresh as it gets.
+    if (latest !== undefined) await cache.waitFor(latest, plan.consistencyWaitMs);
+  }
+  if (asked !== undefined && asked > 0) await awaitVersion(cache, asked, plan.freshnessTimeoutMs);
+  if (query.exact && asked !== undefined) {
+    const state = cache.objectsAt(ctx.id, asked);
+    if (!state) throw expired(LIST_EXPIRED_MESSAGE);
+    return { rv: asked, objects: state };
+  }
+  const rv = cache.currentRv();
+  return { rv, objects: cache.objectsOf(ctx.id).map((obj) => [objectKey(obj), obj] as [string, KubeObject]) };
+}
+
+export async function listFromCache(plan: ListPlan): Promise<KubeList> {
+  const { ctx, query, predicate, shape } = plan;
+  const snapshot = await snapshotOf(plan);
+  const selected: [string, KubeObject][] = [];
+  for (const entry of snapshot.objects) {
+    if (snapshot.after !== undefined && entry[0] <= snapshot.after) continue;
+    if (predicate.matches(entry[1])) selected.push(entry);
+  }
+  selected.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const limit = query.limit;
+  const page = limit !== undefined && selected.length > limit ? selected.slice(0, limit) : selected;
+  const metadata: KubeList['metadata'] = { resourceVersion: String(snapshot.rv) };
+  if (page.length < selected.length) {
+    const last = page[page.length - 1];
+    if (last) metadata.continue = encodeContinue(ctx.id, { rv: snapshot.rv, after: last[0] }, shape.crdNames);
+    if (predicate.everything) metadata.remainingItemCount = selected.length - page.length;
+  }
+  // The cache's objects are shared by every reader: translate copies.
+  const items = page.map(([, obj]) => structuredClone(obj));
+  const list = toTenantList(ctx, { apiVersion: shape.apiVersion, kind: shape.listKind, metadata, items });
+  if (!shape.itemsCarryKind) {
+    for (const item of list.items) {
+      delete item.apiVersion;
+      delete item.kind;
+    }
+  }
+  return list;
+}

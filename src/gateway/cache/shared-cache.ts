@@ -1,0 +1,208 @@
+// The gateway's shared watch cache: one informer per upstream resource, shared
+// by every tenant, started on first use and stopped when nobody has used it for
+// a while. A tenant's all-namespaces or cluster-scoped LIST and WATCH are
+// served from it, so their cost follows the tenant's own objects, and a
+// thousand tenant watches cost one upstream watch.
+import type { KubeList } from '../../core/types.ts';
+import { expired } from '../../core/api-error.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import { compileCachePredicate, type CachePredicate } from './cache-selector.ts';
+import { parseCacheQuery, type CacheQuery } from './cache-query.ts';
+import { awaitVersion, listFromCache } from './cache-list.ts';
+import { ResourceCache } from './resource-cache.ts';
+import { resourceVersionOf } from './resource-version.ts';
+import { shapeOf, type ResourceShape } from './resource-shape.ts';
+import { WatchSession, type WatchSink } from './watch-session.ts';
+
+export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced' | 'class'>;
+
+export interface SharedCacheOptions {
+  /** Recent events kept per resource for watch resumption and paging (default 5,000). */
+  ringCapacity?: number;
+  /** A resource cache with no watcher and no read for this long is stopped (default 5 min). */
+  idleStopMs?: number;
+  /** Default 60 s, as kube-apiserver. */
+  bookmarkIntervalMs?: number;
+  /** How long a read asking for a version newer than the cache waits before 504 (default 3 s, as kube). */
+  freshnessTimeoutMs?: number;
+  /** Lists at "most recent" first ask the upstream for its version (a one-item LIST) and let the cache catch up (default true). */
+  consistentReads?: boolean;
+  /** Upper bound of that catch-up wait (default 100 ms). */
+  consistencyWaitMs?: number;
+  /** A cache not synced by then does not serve the request: it is forwarded (default 10 s). */
+  syncTimeoutMs?: number;
+  /** Watch length without timeoutSeconds: kube's random 30–60 min by default. */
+  defaultWatchTimeoutMs?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface SharedCache {
+  /** The tenant's list in its own terms; undefined when the cache does not serve this request (forward it). */
+  list(ctx: TenantContext, request: CacheRequest): Promise<KubeList | undefined>;
+  /**
+   * Starts a tenant watch feeding sink; resolves to a function that ends it, or
+   * undefined when the cache does not serve this request. Throws ApiError before
+   * any event (bad query, 504 too large resource version); a version too old is
+   * an ERROR event (410), as kube-apiserver sends it.
+   */
+  watch(ctx: TenantContext, request: CacheRequest, sink: WatchSink): Promise<(() => void) | undefined>;
+  stats(): { resources: number; watchers: number };
+  stop(): void;
+}
+
+interface Entry {
+  cache: ResourceCache;
+  shape: ResourceShape;
+}
+
+interface Prepared {
+  entry: Entry;
+  query: CacheQuery;
+  predicate: CachePredicate;
+}
+
+const CACHED_CLASSES = new Set(['tenant-namespaced', 'tenant-cluster-scoped', 'tenant-custom', 'shared-read-only']);
+
+export function createSharedCache(upstream: Upstream, options: SharedCacheOptions = {}): SharedCache {
+  const entries = new Map<string, Promise<Entry | undefined>>();
+  const live = new Map<string, Entry>();
+  const sessions = new Set<WatchSession>();
+  const idleStopMs = options.idleStopMs ?? 5 * 60_000;
+  const log = options.log ?? (() => undefined);
+  let stopped = false;
+
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [path, entry] of live) {
+      if (entry.cache.watcherCount() > 0 || now - entry.cache.lastUsed < idleStopMs) continue;
+      log(`shared cache ${path}: idle, stopping`);
+      entry.cache.stop();
+      live.delete(path);
+      entries.delete(path);
+    }
+  }, Math.max(10, Math.min(idleStopMs / 2, 30_000)));
+  sweeper.unref();
+
+  async function latestUpstreamRv(path: string): Promise<number | undefined> {
+    const res = await upstream.request<KubeList>('GET', `${path}?limit=1`);
+    return res.status === 200 ? resourceVersionOf(res.body.metadata.resourceVersion) : undefined;
+  }
+
+  async function open(path: string, namespaced: boolean): Promise<Entry | undefined> {
+    // One small LIST first: it tells the list kind (an empty cache has no object to read it from),
+    // and a resource the upstream refuses (an unknown CRD: 404) is left to the forwarder to report.
+    const probe = await upstream.request<KubeList>('GET', `${path}?limit=1`);
+    const shape = probe.status === 200 ? shapeOf(path, namespaced, probe.body) : undefined;
+    if (!shape || stopped) return undefined;
+    const cache = new ResourceCache({ upstream, listPath: path, ownerRule: shape, ringCapacity: options.ringCapacity ?? 5_000, log });
+    const entry = { cache, shape };
+    live.set(path, entry);
+    return entry;
+  }
+
+  async function entryFor(request: CacheRequest): Promise<Entry | undefined> {
+    let pending = entries.get(request.path);
+    if (!pending) {
+      pending = open(request.path, request.namespaced || request.class === 'tenant-custom').catch((err: unknown) => {
+        log(`shared cache ${request.path}: ${String(err)}`);
+        return undefined;
+      });
+      entries.set(request.path, pending);
+    }
+    const entry = await pending;
+    if (!entry) {
+      if (entries.get(request.path) === pending) entries.delete(request.path); // try again next time
+      return undefined;
+    }
+    entry.cache.lastUsed = Date.now();
+    if (!entry.cache.isSynced()) {
+      const synced = await Promise.race([
+        entry.cache.synced().then(() => true, () => false),
+        new Promise<boolean>((resolve) => setTimeout(resolve, options.syncTimeoutMs ?? 10_000, false).unref()),
+      ]);
+      if (!synced) return undefined;
+    }
+    return entry;
+  }
+
+  async function prepare(ctx: TenantContext, request: CacheRequest): Promise<Prepared | undefined> {
+    if (stopped || !CACHED_CLASSES.has(request.class)) return undefined;
+    const query = parseCacheQuery(request.query);
+    if (!query) return undefined;
+    const entry = await entryFor(request);
+    if (!entry) return undefined;
+    const predicate = compileCachePredicate(ctx.id, request.query, { namespaced: entry.shape.namespaced, fieldPaths: entry.shape.fieldPaths });
+    return predicate ? { entry, query, predicate } : undefined;
+  }
+
+  return {
+    async list(ctx, request) {
+      const prepared = await prepare(ctx, request);
+      if (!prepared) return undefined;
+      const { entry, query, predicate } = prepared;
+      const plan = {
+        cache: entry.cache, ctx, query, predicate, shape: entry.shape,
+        freshnessTimeoutMs: options.freshnessTimeoutMs ?? 3_000,
+        consistencyWaitMs: options.consistencyWaitMs ?? 100,
+      };
+      return await listFromCache(options.consistentReads === false ? plan : { ...plan, latestUpstreamRv: () => latestUpstreamRv(request.path) });
+    },
+
+    async watch(ctx, request, sink) {
+      const prepared = await prepare(ctx, request);
+      if (!prepared) return undefined;
+      const { entry, query, predicate } = prepared;
+      const { cache, shape } = entry;
+      const from = query.resourceVersion;
+      if (from !== undefined && from > 0) await awaitVersion(cache, from, options.freshnessTimeoutMs ?? 3_000);
+      const session = new WatchSession({ ctx, predicate, shape, sink, currentRv: () => cache.currentRv() });
+      sessions.add(session);
+      session.onEnd(() => sessions.delete(session));
+      // From here to subscribe() nothing awaits: no event can fall between the replay and the live feed.
+      const initial = from === undefined || from === 0 || query.sendInitialEvents === true;
+      if (initial) {
+        session.sendInitial(cache.objectsOf(ctx.id).sort((a, b) => keyOrder(a.metadata, b.metadata)));
+        if (query.sendInitialEvents === true && query.allowWatchBookmarks) session.sendBookmark(true);
+      } else {
+        const replay = cache.eventsSince(ctx.id, from);
+        if (!replay) {
+          session.sendError(expired(`too old resource version: ${from} (${cache.oldestRv()})`).toStatus());
+          session.end();
+          return () => undefined;
+        }
+        for (const event of replay) session.deliver(event);
+      }
+      if (!session.isOpen) return () => undefined;
+      const unsubscribe = cache.subscribe(ctx.id, (event, memo) => session.deliver(event, memo));
+      session.onEnd(unsubscribe);
+      const timeoutMs = query.timeoutSeconds !== undefined && query.timeoutSeconds > 0
+        ? query.timeoutSeconds * 1000
+        : (options.defaultWatchTimeoutMs ?? (() => (1800 + Math.random() * 1800) * 1000))();
+      session.schedule(timeoutMs, query.allowWatchBookmarks, options.bookmarkIntervalMs ?? 60_000);
+      return () => session.end();
+    },
+
+    stats() {
+      let watchers = 0;
+      for (const entry of live.values()) watchers += entry.cache.watcherCount();
+      return { resources: live.size, watchers };
+    },
+
+    stop() {
+      stopped = true;
+      clearInterval(sweeper);
+      for (const session of [...sessions]) session.end();
+      for (const entry of live.values()) entry.cache.stop();
+      live.clear();
+      entries.clear();
+    },
+  };
+}
+
+function keyOrder(a: { namespace?: string; name?: string }, b: { namespace?: string; name?: string }): number {
+  const ka = `${a.namespace ?? ''}/${a.name ?? ''}`;
+  const kb = `${b.namespace ?? ''}/${b.name ?? ''}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
