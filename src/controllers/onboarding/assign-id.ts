@@ -1,0 +1,56 @@
+// Phase 2: the tenant's id. spec.id when given and nobody else holds it;
+// otherwise 6 random characters [a-z][a-z0-9]{5} that no existing Tenant
+// holds (in status.id or spec.id) and that this process has not handed out
+// since (the informer lags behind our own writes). Ids are never reused while
+// a Tenant with them exists; once the Tenant is gone, its id may come back.
+import { randomInt } from 'node:crypto';
+import { isTenantId } from '../../core/tenancy/tenant-id.ts';
+import { pickTenant } from '../../gateway/tenants/tenant-info.ts';
+import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+
+const FIRST = 'abcdefghijklmnopqrstuvwxyz';
+const REST = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+export function generateTenantId(random: (max: number) => number = randomInt): string {
+  let id = FIRST[random(FIRST.length)] ?? 'a';
+  for (let i = 0; i < 5; i++) id += REST[random(REST.length)] ?? '0';
+  return id;
+}
+
+export type IdDecision =
+  | { kind: 'keep'; id: string } // status.id already set
+  | { kind: 'assign'; id: string } // write status.id
+  | { kind: 'conflict'; id: string; holder: string };
+
+export interface AssignIdInput {
+  tenant: Tenant;
+  /** Every Tenant the controller knows of, this one included. */
+  all: Iterable<Tenant>;
+  /** Ids handed out by this process and maybe not yet seen in `all`. */
+  reserved: ReadonlySet<string>;
+  random?: (max: number) => number;
+}
+
+export function decideTenantId(input: AssignIdInput): IdDecision {
+  const { tenant } = input;
+  const name = tenant.metadata.name ?? '';
+  if (tenant.status?.id) return { kind: 'keep', id: tenant.status.id };
+  const others = [...input.all].filter((t) => t.metadata.name !== name);
+  const wanted = tenant.spec?.id;
+  if (wanted) {
+    const claimants = others.filter((t) => t.status?.id === wanted || t.spec?.id === wanted);
+    // The same rule as the gateway's directory, so both agree who holds the id.
+    const holder = claimants.length ? pickTenant([tenant, ...claimants], wanted) : tenant;
+    if (holder && holder.metadata.name !== name) return { kind: 'conflict', id: wanted, holder: holder.metadata.name ?? '' };
+    return { kind: 'assign', id: wanted };
+  }
+  const taken = new Set(input.reserved);
+  for (const t of others) {
+    if (t.status?.id) taken.add(t.status.id);
+    if (t.spec?.id) taken.add(t.spec.id);
+  }
+  for (;;) {
+    const id = generateTenantId(input.random);
+    if (isTenantId(id) && !taken.has(id)) return { kind: 'assign', id };
+  }
+}

@@ -1,0 +1,105 @@
+// Phase 5, the doing half: read what was issued from the kubeconfig Secret
+// (the certificates themselves are the record: no second bookkeeping to drift),
+// issue what planCredentials asks for, and write one Secret
+// warren-system/tenant-<name>-kubeconfigs with a `<user>.kubeconfig` key per user.
+import '../../pki/certificates.ts'; // side effect: the WebCrypto provider for @peculiar/x509
+import * as x509 from '@peculiar/x509';
+import { parse } from 'yaml';
+import type { KubeObject } from '../../core/types.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import type { KeyPairPem } from '../../pki/certificates.ts';
+import { SYSTEM_NAMESPACE } from '../../gateway/state/gateway-secrets.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../gateway/credentials/issue-certificate.ts';
+import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
+import type { ObjectClient } from './object-client.ts';
+import { ensureObject } from './ensure-object.ts';
+import { planCredentials, type CredentialPlan, type IssuedCredential } from './plan-credentials.ts';
+
+export const SECRETS_PATH = `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets`;
+const KUBECONFIG_SUFFIX = '.kubeconfig';
+
+export function kubeconfigSecretName(tenantName: string): string {
+  return `tenant-${tenantName}-kubeconfigs`;
+}
+
+/**
+ * The Secret key of a user's kubeconfig. Secret keys allow only [-._a-zA-Z0-9]:
+ * anything else (an e-mail's @) becomes "_". Two users differing only there
+ * would share a key; spec validation does not catch that yet.
+ */
+export function kubeconfigKey(user: string): string {
+  return `${user.replace(/[^-._a-zA-Z0-9]/g, '_')}${KUBECONFIG_SUFFIX}`;
+}
+
+/** The certificate in a kubeconfig, as an IssuedCredential; undefined when unreadable. */
+export function readIssuedCredential(kubeconfig: string): IssuedCredential | undefined {
+  try {
+    const doc = parse(kubeconfig) as { users?: { user?: Record<string, string> }[] };
+    const data = doc.users?.[0]?.user?.['client-certificate-data'];
+    if (!data) return undefined;
+    const cert = new x509.X509Certificate(Buffer.from(data, 'base64').toString('utf8'));
+    const name = new x509.Name(cert.subject).toJSON();
+    const values = (key: string): string[] => name.flatMap((rdn) => rdn[key] ?? []);
+    const user = values('CN')[0];
+    if (user === undefined) return undefined;
+    return { user, groups: values('O'), notBefore: cert.notBefore, notAfter: cert.notAfter };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CredentialsContext {
+  client: ObjectClient;
+  tenantName: string;
+  id: string;
+  users: readonly TenantUser[];
+  lifetimeMs: number;
+  revokeBefore?: Date;
+  now: Date;
+  tenantCa: () => Promise<KeyPairPem>;
+  gatewayUrl: string;
+  gatewayCaPem: string;
+}
+
+export interface CredentialsOutcome {
+  plan: CredentialPlan;
+  secretRef: { namespace: string; name: string };
+}
+
+export async function reconcileCredentials(ctx: CredentialsContext): Promise<CredentialsOutcome> {
+  const name = kubeconfigSecretName(ctx.tenantName);
+  const secret = await ctx.client.get(`${SECRETS_PATH}/${name}`);
+  const data: Record<string, string> = { ...((secret?.data ?? {}) as Record<string, string>) };
+  const existing = new Map<string, IssuedCredential>();
+  for (const [key, value] of Object.entries(data)) {
+    const cred = key.endsWith(KUBECONFIG_SUFFIX) ? readIssuedCredential(Buffer.from(value, 'base64').toString('utf8')) : undefined;
+    // A key that does not match its certificate's user is stale: rebuilt below.
+    if (cred && kubeconfigKey(cred.user) === key) existing.set(cred.user, cred);
+    else delete data[key];
+  }
+  const plan = planCredentials({
+    users: ctx.users, existing, lifetimeMs: ctx.lifetimeMs, now: ctx.now,
+    ...(ctx.revokeBefore ? { revokeBefore: ctx.revokeBefore } : {}),
+  });
+  for (const user of plan.drop) delete data[kubeconfigKey(user)];
+  if (plan.issue.length > 0) {
+    const ca = await ctx.tenantCa();
+    for (const { user } of plan.issue) {
+      const cert = await issueTenantUserCertificate({ ca, tenantId: ctx.id, user: user.name, groups: user.groups ?? [], lifetimeMs: ctx.lifetimeMs, notBefore: ctx.now });
+      const kubeconfig = tenantUserKubeconfig({
+        server: ctx.gatewayUrl, caCertPem: ctx.gatewayCaPem, tenantName: ctx.tenantName,
+        user: user.name, cert: cert.certPem, key: cert.keyPem, namespace: 'default',
+      });
+      data[kubeconfigKey(user.name)] = Buffer.from(kubeconfig).toString('base64');
+    }
+  }
+  const desired: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: SYSTEM_NAMESPACE, labels: { [TENANT_LABEL]: ctx.id, 'app.kubernetes.io/managed-by': 'warren' } },
+    type: 'Opaque',
+    data,
+  };
+  await ensureObject(ctx.client, SECRETS_PATH, desired);
+  return { plan, secretRef: { namespace: SYSTEM_NAMESPACE, name } };
+}

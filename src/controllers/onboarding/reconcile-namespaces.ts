@@ -1,0 +1,36 @@
+// Phase 3: the namespaces every cluster has, in the tenant's own view
+// (default, kube-system, kube-public, kube-node-lease), translated exactly as
+// the gateway would write them (prefix and tenant label), and labelled for Pod
+// Security Admission at the tenant's level. The gateway stops tenants from
+// changing these labels; here they are put back if anything else did.
+import type { KubeObject } from '../../core/types.ts';
+import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import type { TenantPodSecurity } from '../../gateway/tenants/tenant-crd.ts';
+import type { ObjectClient } from './object-client.ts';
+import { ensureObject, type EnsureOutcome } from './ensure-object.ts';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+export const NAMESPACES_PATH = '/api/v1/namespaces';
+const PSA_MODES = ['enforce', 'audit', 'warn'] as const;
+
+export function podSecurityLabels(level: TenantPodSecurity): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const mode of PSA_MODES) {
+    labels[`pod-security.kubernetes.io/${mode}`] = level;
+    labels[`pod-security.kubernetes.io/${mode}-version`] = 'latest';
+  }
+  return labels;
+}
+
+/** The upstream Namespace objects of a tenant's system namespaces. */
+export function buildTenantNamespaces(id: string, level: TenantPodSecurity): KubeObject[] {
+  return SYSTEM_NAMESPACES.map((name) =>
+    toUpstreamObject({ id }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: podSecurityLabels(level) } }));
+}
+
+/** Ensures them (create, or restore the PSA labels if anything changed them). */
+export async function ensureTenantNamespaces(client: ObjectClient, id: string, level: TenantPodSecurity): Promise<EnsureOutcome[]> {
+  const outcomes: EnsureOutcome[] = [];
+  for (const ns of buildTenantNamespaces(id, level)) outcomes.push(await ensureObject(client, NAMESPACES_PATH, ns));
+  return outcomes;
+}

@@ -1,0 +1,53 @@
+// Phase 4: the tenant's cluster-admin, admin, edit and view ClusterRoles (kube's
+// defaults, with the roles that aggregate into admin/edit/view and the
+// discovery roles bound to every authenticated user), and the binding of its
+// admins to cluster-admin. Built in the tenant's view and translated, so roles,
+// aggregation selectors and subjects land exactly as the gateway writes them.
+import type { KubeObject } from '../../core/types.ts';
+import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import { defaultClusterRoleBindings, defaultClusterRoles } from '../../core/rbac/default-roles.ts';
+import { RBAC_GROUP } from '../../core/rbac/types.ts';
+import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
+import type { ObjectClient } from './object-client.ts';
+import { ensureObject, type EnsureOutcome } from './ensure-object.ts';
+
+export const CLUSTER_ROLES_PATH = `/apis/${RBAC_GROUP}/v1/clusterroles`;
+export const CLUSTER_ROLE_BINDINGS_PATH = `/apis/${RBAC_GROUP}/v1/clusterrolebindings`;
+export const TENANT_ADMINS_BINDING = 'warren:tenant-admins';
+
+/** The tenant-view binding of every admin user to cluster-admin. */
+export function buildTenantAdminsBinding(users: readonly TenantUser[]): KubeObject {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: TENANT_ADMINS_BINDING, labels: { 'app.kubernetes.io/managed-by': 'warren' } },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: 'cluster-admin' },
+    // Sorted: the binding must not change when only the order of spec.users does.
+    subjects: users.filter((u) => u.admin === true).map((u) => u.name).sort().map((name) => ({ apiGroup: RBAC_GROUP, kind: 'User', name })),
+  };
+}
+
+export interface TenantRbac {
+  roles: KubeObject[];
+  bindings: KubeObject[];
+}
+
+export function buildTenantRbac(id: string, users: readonly TenantUser[]): TenantRbac {
+  const ctx = { id };
+  return {
+    roles: defaultClusterRoles().map((r) => toUpstreamObject(ctx, r as unknown as KubeObject)),
+    bindings: [...defaultClusterRoleBindings(), buildTenantAdminsBinding(users)].map((b) => toUpstreamObject(ctx, b as unknown as KubeObject)),
+  };
+}
+
+export async function ensureTenantRbac(client: ObjectClient, id: string, users: readonly TenantUser[]): Promise<EnsureOutcome[]> {
+  const { roles, bindings } = buildTenantRbac(id, users);
+  const outcomes: EnsureOutcome[] = [];
+  for (const role of roles) {
+    // An aggregated role's rules are the aggregation controller's to fill (kube's
+    // clusterrole-aggregation controller upstream): owning them would fight it.
+    outcomes.push(await ensureObject(client, CLUSTER_ROLES_PATH, role, role.aggregationRule ? { ignore: ['rules'] } : {}));
+  }
+  for (const binding of bindings) outcomes.push(await ensureObject(client, CLUSTER_ROLE_BINDINGS_PATH, binding));
+  return outcomes;
+}

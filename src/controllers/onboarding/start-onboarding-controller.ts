@@ -1,0 +1,66 @@
+// The onboarding controller, composed: an informer on Tenant objects feeding
+// the generic runtime, the upstream as its only I/O, and the tenant CA read
+// from the Secret the gateway keeps in warren-system (loaded once, on the first
+// certificate to issue).
+import type { Upstream } from '../../kube/upstream.ts';
+import type { KeyPairPem } from '../../pki/certificates.ts';
+import { loadGatewaySecrets } from '../../gateway/state/gateway-secrets.ts';
+import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { startController } from '../runtime/controller.ts';
+import { createEventRecorder } from '../runtime/event-recorder.ts';
+import { upstreamObjectClient } from './object-client.ts';
+import { CONTROLLER_NAME } from './reasons.ts';
+import { reconcileTenant } from './reconcile-tenant.ts';
+
+export interface OnboardingControllerOptions {
+  upstream: Upstream;
+  /** The gateway's URL as tenants reach it: the server of every kubeconfig issued. */
+  gatewayUrl: string;
+  /** The CA of the gateway's serving certificate, trusted by those kubeconfigs. */
+  gatewayCaPem: string;
+  log?: (line: string) => void;
+  now?: () => Date;
+  /** Called once a deleted tenant's upstream objects are all gone, before its finalizer is removed. */
+  onTenantDeleted?: (id: string) => Promise<void> | void;
+  workers?: number;
+}
+
+export interface RunningOnboardingController {
+  /** Resolves once the Tenant informer has listed (reconciles start then). */
+  synced(): Promise<void>;
+  stop(): void;
+}
+
+export function startOnboardingController(options: OnboardingControllerOptions): RunningOnboardingController {
+  const { upstream } = options;
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? (() => new Date());
+  const client = upstreamObjectClient(upstream);
+  const recorder = createEventRecorder({ upstream, component: CONTROLLER_NAME, log, now });
+  let tenantCa: Promise<KeyPairPem> | undefined;
+  const loadTenantCa = (): Promise<KeyPairPem> => {
+    tenantCa ??= loadGatewaySecrets(upstream).then((s) => s.tenantCa);
+    tenantCa.catch(() => { tenantCa = undefined; }); // a failed load is retried by the next reconcile
+    return tenantCa;
+  };
+  const reserved = new Set<string>();
+  const controller = startController<Tenant>({
+    name: CONTROLLER_NAME,
+    upstream,
+    listPath: TENANTS_PATH,
+    log,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    reconcile: (key, informer) => reconcileTenant({
+      client,
+      tenants: () => informer.store.values(),
+      reserved,
+      record: (tenant, type, reason, message) => recorder.record(tenant, type, reason, message),
+      tenantCa: loadTenantCa,
+      gatewayUrl: options.gatewayUrl,
+      gatewayCaPem: options.gatewayCaPem,
+      now,
+      ...(options.onTenantDeleted ? { onTenantDeleted: options.onTenantDeleted } : {}),
+    }, key),
+  });
+  return { synced: () => controller.synced(), stop: () => controller.stop() };
+}
