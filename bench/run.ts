@@ -7,7 +7,7 @@
 //             (summarise one with bench/profile-summary.ts)
 //   --node-flag=F  pass a node flag to the embedded servers (repeatable), e.g. --node-flag=--max-semi-space-size=2
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -41,6 +41,8 @@ const profileDir = join(tmpdir(), 'warren-bench-profiles');
 const serverNodeFlags = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(values['node-flag'] ?? [])];
 if (values.profile) mkdirSync(profileDir, { recursive: true });
 const started = process.hrtime.bigint();
+const loadAtStart = loadavg()[0] ?? 0;
+if (loadAtStart > 0.5) process.stderr.write(`note: 1-minute load average is ${loadAtStart.toFixed(2)} on ${String(os.cpus().length)} CPUs: other work will disturb the numbers\n`);
 const log = (message: string): void => void process.stderr.write(`[bench ${(msSince(started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
 
 const embedded = await startEmbedded({ repoRoot, nodeFlags: serverNodeFlags });
@@ -61,7 +63,7 @@ try {
   const seconds = msSince(started) / 1000;
   process.stdout.write(`\ntotal bench time ${seconds.toFixed(0)} s\n`);
   if (wanted.length === SUITES.length) {
-    const path = writeBenchmarksDoc({ repoRoot, results, seconds });
+    const path = writeBenchmarksDoc({ repoRoot, results, seconds, loadAtStart });
     process.stdout.write(`wrote ${path}\n`);
   }
 } finally {

@@ -13,7 +13,7 @@ export function machineLine(): string {
   return `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
-export function writeBenchmarksDoc(options: { repoRoot: string; results: { suite: Suite; result: SuiteResult }[]; seconds: number }): string {
+export function writeBenchmarksDoc(options: { repoRoot: string; results: { suite: Suite; result: SuiteResult }[]; seconds: number; loadAtStart: number }): string {
   const path = join(options.repoRoot, 'docs/benchmarks.md');
   // The hand-written analysis below the marker (profiles, suggestions) survives a re-run.
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
@@ -27,7 +27,8 @@ export function writeBenchmarksDoc(options: { repoRoot: string; results: { suite
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machineLine()}`,
-    `- Bench wall time: ${options.seconds.toFixed(0)} s`,
+    `- Bench wall time: ${options.seconds.toFixed(0)} s; 1-minute load average ${options.loadAtStart.toFixed(2)} at start, ${(os.loadavg()[0] ?? 0).toFixed(2)} at end`,
+    '  (the machine is shared: anything above ~0.5 means other work ran alongside, and absolute numbers move by tens of percent; compare columns within one run).',
     '- Targets, each in its own process: **embedded** = `warren apiserver --data-dir TMP` (HTTPS, client-certificate auth, durable store);',
     '  **floor (http)** = bare `node:http` server holding the same objects in a Map and answering with `JSON.stringify`;',
     '  **floor (https)** = the same floor over TLS with the embedded server\'s certificate (what HTTPS alone costs).',
