@@ -3,6 +3,7 @@
 // carries "" and 0 for unset strings and ints; Go's JSON then drops them again
 // when the field is omitempty and not a pointer. Pointers keep their zero
 // (replicas: 0 must stay 0, not fall back to the default of 1).
+import { setOwn } from '../patch/json-value.ts';
 import { badRequest } from '../api-error.ts';
 import { messageFields, type FieldInfo, type ValueType } from './message-schema.ts';
 import { WIRE, WireReader, type WireField } from './wire-reader.ts';
@@ -76,7 +77,8 @@ function mapOf(f: FieldInfo, entries: WireField[], ctx: Ctx): Record<string, unk
     }
     // A missing value is the Go zero value of the map's value type.
     if (value === undefined) value = f.type.kind === 'scalar' ? (f.type.scalar === 'string' || f.type.scalar === 'bytes' ? '' : 0) : f.type.kind === 'special' ? f.type.special.zero : {};
-    out[String(key)] = value;
+    // Map keys come from the wire: define them as own properties, so "__proto__" is just a key.
+    setOwn(out, String(key), value);
   }
   return out;
 }

@@ -24,11 +24,9 @@ function danglingRefs(defs: Record<string, unknown>): string[] {
 }
 
 describe('built-in definitions from client-node', () => {
-  it('builds in well under a second and is cached', () => {
-    const t = performance.now();
+  // Build time is a benchmark figure, not a unit-test assertion.
+  it('is built once and cached', () => {
     const a = builtinDefinitions();
-    const ms = performance.now() - t;
-    assert.ok(ms < 1500, `took ${ms} ms`);
     assert.equal(builtinDefinitions(), a);
   });
 

@@ -179,13 +179,10 @@ describe('what protobuf cannot hold (documented losses)', () => {
   });
 });
 
-describe('encoding cost and purity', () => {
-  it('the full document encodes well under a second, and twice gives identical bytes', () => {
+describe('encoding purity', () => {
+  it('the full document encoded twice gives identical bytes', () => {
     const doc = openApiV2(BUILTIN_RESOURCES, []);
-    const t0 = performance.now();
     const a = encodeOpenApiV2Protobuf(doc);
-    const ms = performance.now() - t0;
-    assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
     assert.deepEqual(encodeOpenApiV2Protobuf(doc), a);
   });
 });
