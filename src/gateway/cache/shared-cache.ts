@@ -129,6 +129,8 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
 
   async function prepare(ctx: TenantContext, request: CacheRequest): Promise<Prepared | undefined> {
     if (stopped || !CACHED_CLASSES.has(request.class)) return undefined;
+    // Shared cluster-scoped objects (storage classes) belong to no tenant: nothing to index them by.
+    if (request.class === 'shared-read-only' && !request.namespaced) return undefined;
     const query = parseCacheQuery(request.query);
     if (!query) return undefined;
     const entry = await entryFor(request);

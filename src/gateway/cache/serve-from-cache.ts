@@ -1,0 +1,75 @@
+// The one call the forwarder makes: a tenant's all-namespaces or cluster-scoped
+// LIST or WATCH answered from the shared cache, in kube-apiserver's wire format
+// (a JSON list, or newline-delimited JSON events on a chunked stream). It
+// answers false, having written nothing, for what the cache does not serve:
+// the request is then forwarded as before. Tables (kubectl get) are among
+// those: their columns are the upstream's to print.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { sendJsonBody } from '../respond.ts';
+import type { SharedCache } from './shared-cache.ts';
+import type { WatchSink } from './watch-session.ts';
+
+export type ServeFromCache = (req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest) => Promise<boolean>;
+
+export interface CacheServerOptions {
+  /** Bytes a watch may have queued for a slow client before it is cut off (default 1 MiB). */
+  maxWatchBufferBytes?: number;
+}
+
+/** Is this a read the cache can take: a collection read across the tenant's namespaces or cluster-scoped objects, not a Table. */
+export function cacheable(req: IncomingMessage, info: RequestInfo, fwd: ForwardedRequest): boolean {
+  if (info.verb !== 'list' && info.verb !== 'watch') return false;
+  if (fwd.namespace !== '' || info.subresource !== '') return false;
+  const accept = req.headers.accept ?? '';
+  return !/as=(Table|PartialObjectMetadata)/.test(accept);
+}
+
+function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink & { head(): void } {
+  const head = (): void => {
+    if (res.headersSent) return;
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    // Clients count a watch as established once the head arrives (kubectl get -w prints nothing before).
+    res.flushHeaders();
+  };
+  return {
+    head,
+    write(_event, line) {
+      if (res.destroyed || res.writableEnded) return false;
+      head();
+      res.write(line);
+      // A client that does not read would make the gateway hold every event for it.
+      return res.writableLength <= maxBufferBytes;
+    },
+    end() {
+      if (res.destroyed || res.writableEnded) return;
+      head();
+      res.end();
+    },
+  };
+}
+
+export function createCacheServer(cache: SharedCache, options: CacheServerOptions = {}): ServeFromCache {
+  const maxBufferBytes = options.maxWatchBufferBytes ?? 1024 * 1024;
+  return async (req, res, ctx, info, fwd) => {
+    if (!cacheable(req, info, fwd)) return false;
+    if (info.verb === 'list') {
+      const list = await cache.list(ctx, fwd);
+      if (!list) return false;
+      sendJsonBody(res, 200, list);
+      return true;
+    }
+    const sink = httpWatchSink(res, maxBufferBytes);
+    const stop = await cache.watch(ctx, fwd, sink);
+    if (!stop) return false;
+    if (res.destroyed || res.writableEnded) {
+      stop();
+      return true;
+    }
+    sink.head();
+    res.once('close', stop);
+    return true;
+  };
+}
