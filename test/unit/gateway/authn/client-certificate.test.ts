@@ -7,7 +7,7 @@ import { AuthenticationError } from '../../../../src/gateway/authn/unauthorized.
 const NOW = new Date('2026-03-01T12:00:00Z');
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 
-function peer(subject: Record<string, string | string[]>, extra: Partial<PeerCertificate> = {}): PeerCertificate {
+function peer(subject: Record<string, string | string[] | undefined>, extra: Partial<PeerCertificate> = {}): PeerCertificate {
   return {
     subject,
     valid_from: 'Mar  1 11:00:00 2026 GMT',
