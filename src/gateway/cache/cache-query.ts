@@ -24,7 +24,9 @@ export function parseCacheQuery(query: URLSearchParams): CacheQuery | undefined 
   const rvText = query.get('resourceVersion') ?? '';
   const match = query.get('resourceVersionMatch') ?? '';
   if (match !== '' && match !== 'NotOlderThan' && match !== 'Exact') return undefined;
-  if (match !== '' && rvText === '') return undefined; // the upstream's 400 says it best
+  const initial = query.get('sendInitialEvents');
+  // kube allows a match without a version only for a watch-list (sendInitialEvents); otherwise the upstream's 400 says it best.
+  if (match !== '' && rvText === '' && initial === null) return undefined;
   const limitText = query.get('limit');
   let limit: number | undefined;
   if (limitText !== null && limitText !== '') {
@@ -39,7 +41,6 @@ export function parseCacheQuery(query: URLSearchParams): CacheQuery | undefined 
   const timeoutText = query.get('timeoutSeconds');
   const timeoutSeconds = timeoutText ? Number(timeoutText) : undefined;
   if (timeoutSeconds !== undefined && !Number.isFinite(timeoutSeconds)) throw badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`);
-  const initial = query.get('sendInitialEvents');
   return {
     limit,
     continueToken,
