@@ -78,6 +78,8 @@ export interface CallOptions {
   token?: string;
   headers?: Record<string, string>;
   path?: string;
+  /** Pin the client to one TLS version (1.2 verifies the client certificate before the server's Finished, 1.3 after). */
+  tlsVersion?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 /** One request on a fresh connection (agent: false), so no TLS session is reused between cases. */
@@ -88,6 +90,7 @@ export function call(server: AuthnServer, options: CallOptions = {}): Promise<Re
     const req = request(`${server.url}${options.path ?? '/api'}`, {
       ca: server.servingCa.certPem,
       ...(options.cert !== undefined ? { cert: options.cert, key: options.key } : {}),
+      ...(options.tlsVersion ? { minVersion: options.tlsVersion, maxVersion: options.tlsVersion } : {}),
       headers,
       agent: false,
     }, (res: IncomingMessage) => {

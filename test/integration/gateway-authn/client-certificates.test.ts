@@ -9,9 +9,9 @@ import { BEFORE_REVOCATION, startFixture } from './fixture.ts';
 import type { Fixture } from './fixture.ts';
 
 /** A refused handshake surfaces as a closed connection, never an HTTP response. */
-async function assertConnectionRefused(f: Fixture, cert: { certPem: string; keyPem: string }): Promise<void> {
+async function assertConnectionRefused(f: Fixture, cert: { certPem: string; keyPem: string }, tlsVersion?: 'TLSv1.2' | 'TLSv1.3'): Promise<void> {
   const handledBefore = f.server.handled.length;
-  await assert.rejects(call(f.server, { cert: cert.certPem, key: cert.keyPem }), (err: NodeJS.ErrnoException) => {
+  await assert.rejects(call(f.server, { cert: cert.certPem, key: cert.keyPem, ...(tlsVersion ? { tlsVersion } : {}) }), (err: NodeJS.ErrnoException) => {
     assert.ok(['ECONNRESET', 'EPIPE', 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA'].includes(err.code ?? '') || /socket hang up|disconnected/.test(err.message), `unexpected error ${err.code} ${err.message}`);
     return true;
   });
@@ -46,6 +46,15 @@ describe('gateway authn: client certificates (real TLS)', () => {
     await assertConnectionRefused(f, forged);
     assert.match(f.server.refused.at(-1)?.reason ?? '', /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY|CERT_SIGNATURE_FAILURE|SELF_SIGNED/);
   });
+
+  for (const version of ['TLSv1.2', 'TLSv1.3'] as const) {
+    it(`adversarial: a certificate from another CA is refused over ${version}; a tenant CA one is served`, async () => {
+      const forged = await issueTenantUserCertificate({ ca: await createCa('someone-else'), tenantId: 'acme01', user: 'alice', groups: [], lifetimeMs: 3600_000 });
+      await assertConnectionRefused(f, forged, version);
+      const good = await f.cert('acme01', 'alice');
+      assert.equal((await call(f.server, { cert: good.certPem, key: good.keyPem, tlsVersion: version })).status, 200);
+    });
+  }
 
   it('adversarial: a self-signed certificate claiming the tenant CA name fails at the handshake', async () => {
     const lookAlike = await createCa('warren-tenant-ca');
