@@ -63,7 +63,6 @@ export function createWorkQueue(options: { backoff?: BackoffOptions } = {}): Wor
       delayed.delete(key);
       add(key);
     }, ms);
-    timer.unref?.();
     delayed.set(key, { at, timer });
   }
 

@@ -1,0 +1,60 @@
+// A map-backed ObjectClient: objects by path, resourceVersions that move on
+// every write and 409 on a stale one, label-selector lists (k=v only).
+import { ApiError } from '../../../../src/core/api-error.ts';
+import type { KubeObject } from '../../../../src/core/types.ts';
+import type { ObjectClient } from '../../../../src/controllers/onboarding/object-client.ts';
+
+export interface FakeClient extends ObjectClient {
+  objects: Map<string, KubeObject>;
+  writes: string[];
+  documents: Map<string, unknown>;
+}
+
+export function fakeClient(): FakeClient {
+  const objects = new Map<string, KubeObject>();
+  const documents = new Map<string, unknown>();
+  const writes: string[] = [];
+  let rv = 1;
+  const store = (path: string, obj: KubeObject): KubeObject => {
+    const copy = structuredClone(obj);
+    copy.metadata.resourceVersion = String(++rv);
+    objects.set(path, copy);
+    return structuredClone(copy);
+  };
+  // PUT .../status writes into the object itself.
+  const objectPath = (path: string): string => path.replace(/\/status$/, '');
+  return {
+    objects,
+    documents,
+    writes,
+    get: async <T extends KubeObject>(path: string) => structuredClone(objects.get(path)) as T | undefined,
+    async create<T extends KubeObject>(collection: string, obj: T) {
+      const path = `${collection}/${obj.metadata.name ?? ''}`;
+      if (objects.has(path)) throw new ApiError('AlreadyExists', `${path} exists`);
+      writes.push(`create ${path}`);
+      return store(path, obj) as T;
+    },
+    async update<T extends KubeObject>(path: string, obj: T) {
+      const target = objectPath(path);
+      const current = objects.get(target);
+      if (!current) throw new ApiError('NotFound', `${target} not found`);
+      if (obj.metadata.resourceVersion !== current.metadata.resourceVersion) throw new ApiError('Conflict', `${target}: stale`);
+      writes.push(`update ${path}`);
+      return store(target, obj) as T;
+    },
+    async remove(path) {
+      if (objects.delete(path)) writes.push(`delete ${path}`);
+    },
+    async list<T extends KubeObject>(collection: string, selector?: string) {
+      const [k, v] = selector?.split('=') ?? [];
+      return [...objects.entries()]
+        .filter(([p]) => p.startsWith(`${collection}/`) && !p.slice(collection.length + 1).includes('/'))
+        .map(([, o]) => structuredClone(o) as T)
+        .filter((o) => k === undefined || o.metadata.labels?.[k] === v);
+    },
+    async read(path) {
+      if (!documents.has(path)) throw new ApiError('NotFound', path);
+      return documents.get(path);
+    },
+  };
+}
