@@ -9,7 +9,7 @@ import { issueTenantUserCertificate } from '../../../src/gateway/credentials/iss
 import { createSigningKeySet, mintTenantToken } from '../../../src/gateway/credentials/signing-keys.ts';
 import { WatchReader } from '../../helpers/watch-reader.ts';
 import { eventually } from '../../helpers/poll.ts';
-import { startWorld, rawRequest, assertNoLeak, type World } from './adversarial-world.ts';
+import { startWorld, assertNoLeak, type World } from './adversarial-world.ts';
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const AGG_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -22,7 +22,7 @@ describe('adversarial: credentials, references and side channels', { timeout: 90
   const bearer = (token: string) => w.h.anonymous().get('/api/v1/namespaces/web/configmaps', { Authorization: `Bearer ${token}` });
 
   // --- credentials and headers ---
-  for (const headers of [
+  for (const headers of <Record<string, string>[]>[
     { 'Impersonate-User': 'admin' },
     { 'Impersonate-User': 'admin', 'Impersonate-Group': 'system:masters' },
     { 'Impersonate-Uid': 'x', 'Impersonate-Extra-Scopes': 'all', 'Impersonate-Group': 'system:masters' },
