@@ -2,7 +2,6 @@
 // directory (or memory), the registry and its controllers, the HTTPS listener.
 // Started by `warren apiserver`, by `warren up`, and in-process by tests.
 import https from 'node:https';
-import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryStore } from './store/memory-store.ts';
@@ -26,6 +25,7 @@ import { ensureSystemObjects, startNamespaceBootstrap } from './builtin-controll
 import { startWorkloadSimulator } from './simulator/start-workload-simulator.ts';
 import { versionInfo } from './version.ts';
 import { writeFileAtomic } from './files.ts';
+import { listen } from '../http/https-listener.ts';
 
 export interface ApiServerOptions {
   host?: string; // default 127.0.0.1
@@ -103,16 +103,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
   }));
   server.keepAliveTimeout = 65_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
+  const listener = await listen(server, host, options.port ?? 0);
+  const port = listener.port;
   address = `${host}:${port}`;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfig = buildKubeconfig({
@@ -134,14 +126,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       ready = false;
-      for (const listener of [...shutdownListeners]) listener();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const force = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, 2_000);
-      await closed;
-      clearTimeout(force);
+      for (const end of [...shutdownListeners]) end();
+      await listener.close();
       await simulator?.stop();
       for (const controller of controllers) controller.stop();
       await store.close();

@@ -3,17 +3,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from '../core/api-error.ts';
 import { toTenantStatus } from '../core/tenancy/status-translation.ts';
+import { sendJson } from '../http/json-response.ts';
 
-export function sendJsonBody(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(code, {
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-cache, private',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
+export { sendJson as sendJsonBody } from '../http/json-response.ts';
 
 export function sendGatewayError(res: ServerResponse, err: ApiError, tenantId: string | undefined): void {
   if (res.headersSent) {
@@ -24,5 +16,5 @@ export function sendGatewayError(res: ServerResponse, err: ApiError, tenantId: s
   const body = tenantId ? toTenantStatus(tenantId, status) : status;
   const headers: Record<string, string> = {};
   if (err.details?.retryAfterSeconds) headers['Retry-After'] = String(err.details.retryAfterSeconds);
-  sendJsonBody(res, err.code, body, headers);
+  sendJson(res, err.code, body, headers);
 }

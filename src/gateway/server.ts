@@ -2,7 +2,6 @@
 // tenant directory and RBAC caches, authentication, the handler chain, and the
 // HTTPS listener that refuses client certificates from any other CA.
 import https from 'node:https';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
 import type { Upstream } from '../kube/upstream.ts';
@@ -23,6 +22,7 @@ import { createResponsePipe } from './forward/response-pipe.ts';
 import { createGatewayHandler } from './handler.ts';
 import { createUpgradeHandler } from './upgrade-handler.ts';
 import { createSecurityLog, type SecurityLog } from './security-log.ts';
+import { listen } from '../http/https-listener.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -99,16 +99,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   refuseUnverifiedClientCertificates(server, (refused) => log(JSON.stringify({ level: 'warn', event: 'client-certificate-refused', ...refused })));
   const upgrades = createUpgradeHandler(deps, proxy);
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => upgrades(req, socket, head));
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
+  const listener = await listen(server, host, options.port ?? 0);
+  const port = listener.port;
   ready = true;
   let stopping: Promise<void> | undefined;
   return {
@@ -122,13 +114,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     stop() {
       stopping ??= (async () => {
         ready = false;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const force = setTimeout(() => {
-          for (const socket of sockets) socket.destroy();
-        }, 2_000);
-        await closed;
-        clearTimeout(force);
+        await listener.close();
         proxy.close();
         rbac.stop();
         if (!options.tenants && 'stop' in directory) (directory as { stop(): void }).stop();

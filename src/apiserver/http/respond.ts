@@ -2,16 +2,9 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../../core/api-error.ts';
 
-export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(code, {
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-cache, private',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
+import { sendJson } from '../../http/json-response.ts';
+
+export { sendJson };
 
 export function sendError(res: ServerResponse, err: unknown): void {
   const apiError = toApiError(err);
