@@ -4,6 +4,7 @@ import type { Upstream } from './kube/upstream.ts';
 import { fileURLToPath } from 'node:url';
 import { startGateway, type RunningGateway } from './gateway/server.ts';
 import { ensureCrds, readCrdFiles } from './kube/ensure-crds.ts';
+import { startOnboardingController } from './controllers/onboarding/start-onboarding-controller.ts';
 
 export interface WarrenOptions {
   upstream: Upstream;
@@ -30,9 +31,17 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     upstream: options.upstream, host: options.host, port: options.port, log: options.log,
     ...(options.readiness ? { readiness: options.readiness } : {}),
   });
+  const onboarding = startOnboardingController({
+    upstream: options.upstream,
+    gatewayUrl: options.externalUrl ?? gateway.url,
+    gatewayCaPem: gateway.servingCaPem,
+    log: options.log,
+  });
+  await onboarding.synced();
   return {
     gateway,
     async stop() {
+      onboarding.stop();
       await gateway.stop();
       options.upstream.close();
     },

@@ -3,6 +3,7 @@
 import { runApiServerCommand } from './apiserver-command.ts';
 import { runServeCommand } from './serve-command.ts';
 import { runUpCommand } from './up-command.ts';
+import { runTenantCommand } from './tenant-command.ts';
 
 const USAGE = `Usage: warren <command> [options]
 
@@ -18,10 +19,20 @@ Commands:
               --upstream-kubeconfig FILE  (required)
               --listen HOST:PORT  (default 127.0.0.1:6443)
               --external-url URL  (what tenant kubeconfigs point at)
+  tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
   help        Show this help
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (err) {
+    process.stderr.write(`warren: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'apiserver':
@@ -30,6 +41,8 @@ export async function main(argv: string[]): Promise<number> {
       return runServeCommand(rest);
     case 'up':
       return runUpCommand(rest);
+    case 'tenant':
+      return runTenantCommand(rest);
     case undefined:
     case 'help':
     case '--help':
