@@ -1,9 +1,7 @@
 // The `warren` command: the composition root, and the only place that reads
 // process.env or argv. Each subcommand lives in its own file.
-import { runApiServerCommand } from './apiserver-command.ts';
-import { runServeCommand } from './serve-command.ts';
-import { runUpCommand } from './up-command.ts';
-import { runTenantCommand } from './tenant-command.ts';
+// Subcommands are imported when chosen: `warren apiserver` must not load the
+// gateway, the controllers and client-node (about 120 MiB it would never use).
 
 const USAGE = `Usage: warren <command> [options]
 
@@ -36,13 +34,13 @@ async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'apiserver':
-      return runApiServerCommand(rest);
+      return (await import('./apiserver-command.ts')).runApiServerCommand(rest);
     case 'serve':
-      return runServeCommand(rest);
+      return (await import('./serve-command.ts')).runServeCommand(rest);
     case 'up':
-      return runUpCommand(rest);
+      return (await import('./up-command.ts')).runUpCommand(rest);
     case 'tenant':
-      return runTenantCommand(rest);
+      return (await import('./tenant-command.ts')).runTenantCommand(rest);
     case undefined:
     case 'help':
     case '--help':

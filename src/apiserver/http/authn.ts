@@ -15,13 +15,21 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 export function createAuthenticator(adminToken: string, tokens: TokenIssuer): Authenticator {
-  return async (req) => {
-    const socket = req.socket as TLSSocket;
-    if (socket.authorized) {
-      const cert = socket.getPeerCertificate();
-      const cn = cert?.subject?.CN;
-      if (typeof cn === 'string' && cn) return cn;
+  // A verified client certificate is fixed for the life of the TLS connection: read it once per
+  // connection, not once per request (getPeerCertificate costs tens of microseconds).
+  const byConnection = new WeakMap<TLSSocket, string | null>();
+  const certificateUser = (socket: TLSSocket): string | null => {
+    let user = byConnection.get(socket);
+    if (user === undefined) {
+      const cn = socket.authorized ? socket.getPeerCertificate()?.subject?.CN : undefined;
+      user = typeof cn === 'string' && cn ? cn : null;
+      byConnection.set(socket, user);
     }
+    return user;
+  };
+  return async (req) => {
+    const fromCertificate = certificateUser(req.socket as TLSSocket);
+    if (fromCertificate) return fromCertificate;
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) return undefined;
