@@ -34,6 +34,8 @@ export interface GatewayOptions {
   oidcIssuers?: OidcIssuerConfig[];
   /** Use this directory instead of Tenant objects upstream (tests, single-tenant setups). */
   tenants?: TenantDirectory;
+  /** How long upstream may take to answer a request's head (default 60 s); 504 after that. */
+  upstreamTimeoutMs?: number;
   /** More that must hold before /readyz answers 200 (e.g. `warren up` waiting for its tenants). */
   readiness?: () => boolean;
   log?: (line: string) => void;
@@ -77,7 +79,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     audience: DEFAULT_AUDIENCE,
     ...(options.oidcIssuers ? { oidcIssuers: options.oidcIssuers } : {}),
   });
-  const proxy = createProxy(upstream);
+  const proxy = createProxy(upstream, options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {});
   let ready = false;
   let versionCache: unknown;
   const deps = {

@@ -8,6 +8,11 @@ import { addPrefix, stripPrefix } from './tenant-id.ts';
 export interface FieldSelectorOptions {
   /** True when metadata.name holds a prefixed name (tenant cluster-scoped resources, namespaces included). */
   prefixedNames: boolean;
+  /**
+   * How a prefixed metadata.name is spelled upstream and back, when not `<id>-<name>`
+   * (CRDs: `foos.a.com` ⇄ `foos.<id>-a.com`).
+   */
+  names?: { toUpstream(id: string, name: string): string; toTenant(id: string, name: string): string | undefined };
 }
 
 // Namespace-valued fields of built-in kinds (core and events.k8s.io events).
@@ -17,13 +22,14 @@ function isPrefixed(field: string, options: FieldSelectorOptions): boolean {
   return NAMESPACE_FIELDS.has(field) || (options.prefixedNames && field === 'metadata.name');
 }
 
-function mapValues(reqs: FieldRequirement[], options: FieldSelectorOptions, map: (value: string) => string): FieldRequirement[] {
-  return reqs.map((r) => (isPrefixed(r.field, options) && r.value !== '' ? { ...r, value: map(r.value) } : r));
+function mapValues(reqs: FieldRequirement[], options: FieldSelectorOptions, map: (value: string, field: string) => string): FieldRequirement[] {
+  return reqs.map((r) => (isPrefixed(r.field, options) && r.value !== '' ? { ...r, value: map(r.value, r.field) } : r));
 }
 
 /** Throws BadRequest for a malformed selector. */
 export function toUpstreamFieldSelector(id: string, selector: string, options: FieldSelectorOptions): string {
-  return formatFieldSelector(mapValues(parseFieldSelector(selector), options, (v) => addPrefix(id, v)));
+  const names = options.names;
+  return formatFieldSelector(mapValues(parseFieldSelector(selector), options, (v, field) => (field === 'metadata.name' && names ? names.toUpstream(id, v) : addPrefix(id, v))));
 }
 
 /**
@@ -31,5 +37,6 @@ export function toUpstreamFieldSelector(id: string, selector: string, options: F
  * selector; it is shown as '' rather than with a foreign prefix.
  */
 export function toTenantFieldSelector(id: string, upstream: string, options: FieldSelectorOptions): string {
-  return formatFieldSelector(mapValues(parseFieldSelector(upstream), options, (v) => stripPrefix(id, v) ?? ''));
+  const names = options.names;
+  return formatFieldSelector(mapValues(parseFieldSelector(upstream), options, (v, field) => (field === 'metadata.name' && names ? names.toTenant(id, v) : stripPrefix(id, v)) ?? ''));
 }

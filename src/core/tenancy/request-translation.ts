@@ -5,7 +5,7 @@ import { ApiError, forbidden, methodNotAllowed } from '../api-error.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { classify, type ResourceClass } from './resource-classes.ts';
 import { isTenantCrdGroupOf, type TenantContext } from './tenant-context.ts';
-import { toUpstreamClusterName, toUpstreamCrdName, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
+import { toTenantCrdName, toUpstreamClusterName, toUpstreamCrdName, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
 import { toUpstreamLabelSelector } from './label-selector-translation.ts';
 import { toUpstreamFieldSelector } from './field-selector-translation.ts';
 import { escapeFieldValue } from '../selectors/index.ts';
@@ -52,7 +52,7 @@ function encode(segments: string[]): string {
   return segments.map((s) => encodeURIComponent(s)).join('/');
 }
 
-interface Target { group: string; namespace: string; name: string; namespaced: boolean; prefixedNames: boolean }
+interface Target { group: string; namespace: string; name: string; namespaced: boolean; prefixedNames: boolean; crdNames?: boolean }
 
 /** Where the request lands upstream, by class. */
 function targetOf(ctx: TenantContext, info: RequestInfo, cls: ResourceClass, namespacedRow: boolean): Target {
@@ -73,7 +73,7 @@ function targetOf(ctx: TenantContext, info: RequestInfo, cls: ResourceClass, nam
   if (cls === 'tenant-cluster-scoped') {
     const isCrd = info.apiGroup === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions';
     const name = info.name ? (isCrd ? toUpstreamCrdName(id, info.name) : toUpstreamClusterName(id, info.name)) : '';
-    return { group: info.apiGroup, namespace: '', name, namespaced: false, prefixedNames: true };
+    return { group: info.apiGroup, namespace: '', name, namespaced: false, prefixedNames: true, crdNames: isCrd };
   }
   return { group: info.apiGroup, namespace: '', name: info.name, namespaced: false, prefixedNames: false };
 }
@@ -129,7 +129,8 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   }
   const fieldSelector = query.get('fieldSelector');
   if (fieldSelector !== null || namedWatch) {
-    let translated = fieldSelector ? toUpstreamFieldSelector(ctx.id, fieldSelector, { prefixedNames: t.prefixedNames }) : '';
+    const options = t.crdNames ? { prefixedNames: true, names: { toUpstream: toUpstreamCrdName, toTenant: toTenantCrdName } } : { prefixedNames: t.prefixedNames };
+    let translated = fieldSelector ? toUpstreamFieldSelector(ctx.id, fieldSelector, options) : '';
     if (namedWatch) translated = [translated, `metadata.name=${escapeFieldValue(t.name)}`].filter(Boolean).join(',');
     out.set('fieldSelector', translated);
   }

@@ -33,7 +33,13 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe): Forward
       if (STREAMING_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'stream' };
       if (info.verb === 'watch') return { ...base, mode: 'watch' };
       if (info.verb === 'create' || info.verb === 'update') {
-        const obj = await readRequestObject(req, bodyTypeOf(info));
+        const type = bodyTypeOf(info);
+        const obj = await readRequestObject(req, type);
+        // kube takes the kind from the path when the body leaves it out; so must the translator.
+        if (type && obj.apiVersion === undefined && obj.kind === undefined) {
+          obj.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
+          obj.kind = type.kind;
+        }
         const upstreamObj = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced });
         return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, bodyConsumed: true };
       }
