@@ -34,6 +34,7 @@ import { sendGatewayError, sendJsonBody } from './respond.ts';
 import type { Forwarder } from './forward/forwarder.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import type { SecurityLog } from './security-log.ts';
+import { splitTenantPath } from './tenant-url.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -59,7 +60,7 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
 
 async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, noteTenant: (id: string) => void): Promise<void> {
   stripIdentityHeaders(req);
-  const url = new URL(req.url ?? '/', 'https://gateway.invalid');
+  const url = scopedUrl(req);
   if (await servePublic(deps, req, res, url.pathname)) return;
   const { ctx, identity, info } = await admit(deps, req, url, noteTenant);
   if (!info.isResourceRequest) {
@@ -78,6 +79,24 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   await forward(deps, req, res, ctx, info, translated);
 }
 
+const scopes = new WeakMap<IncomingMessage, string>();
+
+/**
+ * The request URL with a tenant base path (/tenants/<id>/...) removed; the id is
+ * remembered for admit() to check against the authenticated tenant.
+ */
+export function scopedUrl(req: IncomingMessage): URL {
+  const url = new URL(req.url ?? '/', 'https://gateway.invalid');
+  const scoped = splitTenantPath(url.pathname);
+  if (!scoped) return url;
+  scopes.set(req, scoped.tenantId);
+  return new URL(`${scoped.rest}${url.search}`, 'https://gateway.invalid');
+}
+
+function scopedTenantOf(req: IncomingMessage): string | undefined {
+  return scopes.get(req);
+}
+
 export interface Admitted {
   identity: Identity;
   ctx: TenantContext;
@@ -89,6 +108,9 @@ export async function admit(deps: GatewayDeps, req: IncomingMessage, url: URL, n
   const identity = await deps.authenticate(req);
   setIdentity(req, identity);
   noteTenant(identity.tenantId);
+  // A tenant base URL names a tenant; it must be the caller's own (answered like any unknown path).
+  const scopedTo = scopedTenantOf(req);
+  if (scopedTo !== undefined && scopedTo !== identity.tenantId) throw new ApiError('NotFound', 'the server could not find the requested resource');
   const tenant = deps.tenants.byId(identity.tenantId);
   if (!tenant) throw new ApiError('Unauthorized', 'Unauthorized');
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);

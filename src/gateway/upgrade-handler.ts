@@ -7,7 +7,7 @@ import { ApiError, toApiError } from '../core/api-error.ts';
 import { translateRequest } from '../core/tenancy/request-translation.ts';
 import { toTenantStatus } from '../core/tenancy/status-translation.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
-import { admit, guard, type GatewayDeps } from './handler.ts';
+import { admit, guard, scopedUrl, type GatewayDeps } from './handler.ts';
 import type { Proxy } from './proxy/proxy-adapter.ts';
 
 const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
@@ -23,7 +23,7 @@ export function createUpgradeHandler(deps: GatewayDeps, proxy: Proxy): (req: Inc
     let tenantId: string | undefined;
     (async () => {
       stripIdentityHeaders(req);
-      const url = new URL(req.url ?? '/', 'https://gateway.invalid');
+      const url = scopedUrl(req);
       const { ctx, info } = await admit(deps, req, url, (id) => { tenantId = id; });
       if (!info.isResourceRequest || !UPGRADABLE.has(info.subresource)) throw new ApiError('BadRequest', 'only exec, attach and portforward accept a connection upgrade');
       const fwd = translateRequest(ctx, info, url.searchParams);

@@ -11,6 +11,7 @@ import { startApiServer, type RunningApiServer } from '../../src/apiserver/serve
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
 import { startGateway, type RunningGateway } from '../../src/gateway/server.ts';
+import { tenantServerUrl } from '../../src/gateway/tenant-url.ts';
 import { tenantCrd } from '../../src/gateway/tenants/tenant-crd.ts';
 import { issueTenantUserCertificate, tenantUserKubeconfig, type TenantUserCertificate } from '../../src/gateway/credentials/issue-certificate.ts';
 import { mintTenantToken } from '../../src/gateway/credentials/signing-keys.ts';
@@ -79,8 +80,10 @@ export interface GatewayHarness {
 
 const RBAC = 'rbac.authorization.k8s.io';
 
-function userKubeconfig(gateway: RunningGateway, tenantName: string, user: string, cert: { certPem: string; keyPem: string }): string {
-  return tenantUserKubeconfig({ server: gateway.url, caCertPem: gateway.servingCaPem, tenantName, user, cert: cert.certPem, key: cert.keyPem });
+/** Tenant users get their tenant's own base URL (as onboarding writes it); others the bare gateway URL. */
+function userKubeconfig(gateway: RunningGateway, tenantName: string, user: string, cert: { certPem: string; keyPem: string }, tenantId?: string): string {
+  const server = tenantId ? tenantServerUrl(gateway.url, tenantId) : gateway.url;
+  return tenantUserKubeconfig({ server, caCertPem: gateway.servingCaPem, tenantName, user, cert: cert.certPem, key: cert.keyPem });
 }
 
 async function createUpstreamObject(upstream: Upstream, path: string, obj: unknown): Promise<void> {
@@ -126,7 +129,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions): Promi
   for (const t of options.tenants) {
     for (const u of t.users) {
       const cert = await issueTenantUserCertificate({ ca: gateway.tenantCa, tenantId: t.id, user: u.name, groups: u.groups ?? [], lifetimeMs: 3600_000 });
-      const yaml = userKubeconfig(gateway, t.name, u.name, cert);
+      const yaml = userKubeconfig(gateway, t.name, u.name, cert, t.id);
       const path = join(dir, `${t.name}-${u.name}.kubeconfig`);
       writeFileSync(path, yaml, { mode: 0o600 });
       paths.set(`${t.name}/${u.name}`, path);

@@ -2,6 +2,7 @@
 // (the certificates themselves are the record: no second bookkeeping to drift),
 // issue what planCredentials asks for, and write one Secret
 // warren-system/tenant-<name>-kubeconfigs with a `<user>.kubeconfig` key per user.
+import { tenantServerUrl } from '../../gateway/tenant-url.ts';
 import '../../pki/certificates.ts'; // side effect: the WebCrypto provider for @peculiar/x509
 import * as x509 from '@peculiar/x509';
 import { parse } from 'yaml';
@@ -87,7 +88,7 @@ export async function reconcileCredentials(ctx: CredentialsContext): Promise<Cre
     for (const { user } of plan.issue) {
       const cert = await issueTenantUserCertificate({ ca, tenantId: ctx.id, user: user.name, groups: user.groups ?? [], lifetimeMs: ctx.lifetimeMs, notBefore: ctx.now });
       const kubeconfig = tenantUserKubeconfig({
-        server: ctx.gatewayUrl, caCertPem: ctx.gatewayCaPem, tenantName: ctx.tenantName,
+        server: tenantServerUrl(ctx.gatewayUrl, ctx.id), caCertPem: ctx.gatewayCaPem, tenantName: ctx.tenantName,
         user: user.name, cert: cert.certPem, key: cert.keyPem, namespace: 'default',
       });
       data[kubeconfigKey(user.name)] = Buffer.from(kubeconfig).toString('base64');

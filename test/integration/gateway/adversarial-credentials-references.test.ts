@@ -10,6 +10,7 @@ import { createSigningKeySet, mintTenantToken } from '../../../src/gateway/crede
 import { WatchReader } from '../../helpers/watch-reader.ts';
 import { eventually } from '../../helpers/poll.ts';
 import { startWorld, assertNoLeak, type World } from './adversarial-world.ts';
+import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const AGG_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -193,5 +194,24 @@ describe('adversarial: credentials, references and side channels', { timeout: 90
         assert.ok(!/B-MARKER|b-secret|globx1|acme01-/.test(text), text.slice(0, 500));
       }
     } finally { aw.close(); all.close(); }
+  });
+});
+
+describe('adversarial: tenant base URLs', { timeout: 60_000 }, () => {
+  let h: GatewayHarness;
+  before(async () => {
+    h = await startGatewayHarness({ tenants: TWO_TENANTS });
+  });
+  after(async () => { await h?.stop(); });
+
+  it('A\'s credential under B\'s base URL (/tenants/<B id>/...) is answered as an unknown path', async () => {
+    // A client on the bare gateway URL, so the test spells the base paths itself.
+    const a = h.clientFor(await h.issue(h.idOf('acme'), 'admin'));
+    const own = await a.get(`/tenants/${h.idOf('acme')}/api/v1/namespaces`);
+    assert.equal(own.status, 200, own.text);
+    const other = await a.get(`/tenants/${h.idOf('globex')}/api/v1/namespaces`);
+    assert.equal(other.status, 404, other.text);
+    assert.equal(other.body.message, 'the server could not find the requested resource');
+    assert.doesNotMatch(other.text, /globx1|globex/);
   });
 });
