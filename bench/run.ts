@@ -22,8 +22,9 @@ import { listSuite } from './suites/list.ts';
 import { watchSuite } from './suites/watch.ts';
 import { memorySuite } from './suites/memory.ts';
 import { jsonFastPathSuite } from './suites/json-fast-path.ts';
+import { gatewayPerfSuite } from './suites/gateway-perf.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({
