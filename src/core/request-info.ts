@@ -2,7 +2,7 @@
 // RequestInfoFactory does. Shared by the embedded apiserver and the gateway, so
 // both agree on what a path means. Paths with empty, "." or ".." segments are
 // refused outright: nothing downstream should ever have to reason about them.
-import { ApiError } from './api-error.ts';
+import { ApiError, methodNotAllowed } from './api-error.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -75,6 +75,8 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
 
   // Legacy /watch/ prefix: /api/v1/watch/namespaces/ns/pods
   if (rest[0] === 'watch') {
+    // Only GET is served under /watch/ (kube registers no other method there).
+    if (method.toUpperCase() !== 'GET' && method.toUpperCase() !== 'HEAD') throw methodNotAllowed();
     info.verb = 'watch';
     rest = rest.slice(1);
   }

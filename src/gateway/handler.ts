@@ -43,6 +43,8 @@ export interface GatewayDeps {
   discovery: DiscoveryService;
   openapi: OpenApiService;
   forwarder: Forwarder;
+  /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
+  serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   version(): Promise<unknown>;
   jwks(): unknown;
   ready(): boolean;
@@ -130,6 +132,7 @@ export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, 
 async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
   const prepared = await deps.forwarder.prepare(req, ctx, info, fwd);
   guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody });
+  if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
   await deps.forwarder.send(req, res, ctx, info, fwd, prepared);
 }
 

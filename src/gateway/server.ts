@@ -23,6 +23,9 @@ import { createGatewayHandler } from './handler.ts';
 import { createUpgradeHandler } from './upgrade-handler.ts';
 import { createSecurityLog, type SecurityLog } from './security-log.ts';
 import { listen } from '../http/https-listener.ts';
+import { createSharedCache } from './cache/shared-cache.ts';
+import { createCacheServer } from './cache/serve-from-cache.ts';
+import { serveTableFromCache } from './cache/serve-table-from-cache.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -79,6 +82,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     audience: DEFAULT_AUDIENCE,
     ...(options.oidcIssuers ? { oidcIssuers: options.oidcIssuers } : {}),
   });
+  const cache = createSharedCache(upstream, { log });
+  const fromCache = createCacheServer(cache);
   const proxy = createProxy(upstream, options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {});
   let ready = false;
   let versionCache: unknown;
@@ -89,6 +94,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy)),
+    serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
     ready: () => ready && (options.readiness?.() ?? true),
@@ -118,6 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ready = false;
         await listener.close();
         proxy.close();
+        cache.stop();
         rbac.stop();
         if (!options.tenants && 'stop' in directory) (directory as { stop(): void }).stop();
       })();

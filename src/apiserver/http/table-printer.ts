@@ -6,7 +6,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { badRequest } from '../../core/api-error.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { CustomResourceDefinition } from '../crd/crd-types.ts';
-import { toTable, type IncludeObject } from '../table/index.ts';
+import { toTable, type IncludeObject } from '../../core/table/index.ts';
 
 export interface TablePrinter {
   toTable(def: ResourceDef, objects: KubeObject[], query: URLSearchParams, listMeta: object, omitHeaders?: boolean): object;

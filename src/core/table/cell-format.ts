@@ -1,5 +1,5 @@
 // Small formatters shared by the printers, each matching a kube printer helper.
-import { isObject } from '../../core/types.ts';
+import { isObject } from '../types.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // Tables for custom resources: Name plus the CRD's additionalPrinterColumns
 // (default: Age from .metadata.creationTimestamp), cells as apiextensions'
 // table convertor computes them: the first JSONPath result, typed per column.
-import type { KubeObject } from '../../core/types.ts';
+import type { KubeObject } from '../types.ts';
 import { jsonPathValues } from './jsonpath.ts';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN, type Printer } from './table-types.ts';
 import { ageSince } from './human-duration.ts';

@@ -1,6 +1,6 @@
 // The pod printer (printPod): READY counts, the STATUS reason from init and
 // app container states, RESTARTS with "(5m ago)", and the wide columns.
-import type { KubeObject } from '../../core/types.ts';
+import type { KubeObject } from '../types.ts';
 import { ageSince } from './human-duration.ts';
 import { arr, int, rec, str } from './cell-format.ts';
 import { AGE_COLUMN, NAME_COLUMN, col, type Printer, type TableRowCondition } from './table-types.ts';

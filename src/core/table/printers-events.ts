@@ -1,5 +1,5 @@
 // Events, from core/v1 or events.k8s.io/v1 (whose fields are renamed), as printEvent.
-import type { KubeObject } from '../../core/types.ts';
+import type { KubeObject } from '../types.ts';
 import { ageSince } from './human-duration.ts';
 import { int, rec, str } from './cell-format.ts';
 import { NAME_COLUMN, col, type Printer } from './table-types.ts';

@@ -1,8 +1,8 @@
 // Which printer serves which resource: kube-apiserver's printers, keyed by
 // "<resource>.<group>". Anything else gets the default table convertor
 // (Name, Created At), as kube does for kinds without a printer (CRDs included).
-import type { ResourceDef } from '../../core/resources/resource-def.ts';
-import { resourceKey } from '../../core/resources/resource-def.ts';
+import type { ResourceDef } from '../resources/resource-def.ts';
+import { resourceKey } from '../resources/resource-def.ts';
 import { rfc3339 } from './cell-format.ts';
 import { podPrinter } from './printer-pod.ts';
 import {

@@ -1,5 +1,5 @@
 // meta.k8s.io/v1 Table shapes, and the printer contract each kind implements.
-import type { KubeObject, ListMeta } from '../../core/types.ts';
+import type { KubeObject, ListMeta } from '../types.ts';
 
 export interface TableColumnDefinition {
   name: string;

@@ -1,7 +1,7 @@
 // Builds the meta.k8s.io/v1 Table for a list or a single object. Every column
 // (wide ones too) is sent; kubectl hides priority > 0 unless -o wide.
-import type { KubeObject, ListMeta } from '../../core/types.ts';
-import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import type { KubeObject, ListMeta } from '../types.ts';
+import type { ResourceDef } from '../resources/resource-def.ts';
 import { crdTableColumns, type PrinterColumn } from './crd-columns.ts';
 import { builtinPrinterFor } from './printers.ts';
 import type { Printer, Table, TableRow } from './table-types.ts';

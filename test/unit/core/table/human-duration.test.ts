@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ageSince, humanDuration } from '../../../../src/apiserver/table/human-duration.ts';
+import { ageSince, humanDuration } from '../../../../src/core/table/human-duration.ts';
 
 const S = 1000;
 const M = 60 * S;

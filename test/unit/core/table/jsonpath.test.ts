@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonPathValues } from '../../../../src/apiserver/table/jsonpath.ts';
-import { crdTableColumns, goPrint } from '../../../../src/apiserver/table/crd-columns.ts';
+import { jsonPathValues } from '../../../../src/core/table/jsonpath.ts';
+import { crdTableColumns, goPrint } from '../../../../src/core/table/crd-columns.ts';
 
 const obj = {
   metadata: { name: 'a', creationTimestamp: '2024-01-01T00:00:00Z', labels: { 'app.kubernetes.io/name': 'x' } },

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/core/types.ts';
-import { toTable } from '../../../../src/apiserver/table/to-table.ts';
+import { toTable } from '../../../../src/core/table/to-table.ts';
 
 const now = new Date('2024-01-10T00:00:00Z');
 const created = '2024-01-09T21:58:00Z'; // 2h2m before now
