@@ -1,0 +1,179 @@
+// Tenant credentials and deletion end to end, on a `warren up` child process
+// with real kubectl: revocation (the old kubeconfig gets 401, the re-issued one
+// works), expiry with a 6 s certificate lifetime (the old certificate stops
+// working, the Secret's kubeconfig is rotated), and deletion (credentials stop
+// at once; every listable upstream resource, found through discovery, holds
+// nothing of the tenant).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { eventually } from '../helpers/poll.ts';
+import {
+  ensureStopped, freePortBase, kubectlAs, readText, startUp, table, warren,
+  type RunResult, type UpProcess,
+} from '../fixtures/up/warren-up-process.ts';
+
+const MEMBERS = 1;
+const UNAUTHORIZED = 'error: You must be logged in to the server (Unauthorized)\n';
+const TENANT_LABEL = 'tenancy.warren.dev/tenant';
+
+function ok(r: RunResult, what: string): string {
+  assert.equal(r.code, 0, `${what} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+  return r.stdout;
+}
+
+/** The client certificate inside a kubeconfig. */
+function certOf(kubeconfig: string): X509Certificate {
+  const doc = parse(kubeconfig) as { users: Array<{ user: Record<string, string> }> };
+  const data = doc.users[0]?.user['client-certificate-data'];
+  assert.ok(data, 'kubeconfig has client-certificate-data');
+  return new X509Certificate(Buffer.from(data, 'base64'));
+}
+
+interface Found { resource: string; namespace?: string; name: string; labels: Record<string, string>; text: string; involvedKind?: string }
+
+/** Every object of every listable resource the host's discovery reports. */
+async function listEverything(host: ReturnType<typeof kubectlAs>): Promise<{ resources: string[]; objects: Found[] }> {
+  const resources = ok(await host(['api-resources', '--verbs=list', '-o', 'name']), 'api-resources').trim().split('\n');
+  const objects: Found[] = [];
+  for (const resource of resources) {
+    const out = ok(await host(['get', resource, '-A', '-o', 'json']), `get ${resource}`);
+    type Item = { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; involvedObject?: { kind?: string } };
+    for (const item of (JSON.parse(out) as { items: Item[] }).items) {
+      objects.push({
+        resource, name: item.metadata.name, labels: item.metadata.labels ?? {}, text: JSON.stringify(item),
+        ...(item.metadata.namespace ? { namespace: item.metadata.namespace } : {}),
+        ...(item.involvedObject?.kind ? { involvedKind: item.involvedObject.kind } : {}),
+      });
+    }
+  }
+  return { resources, objects };
+}
+
+/**
+ * What of tenant `id` (named `name`) is left: by namespace, name or API group
+ * prefix, label, or mention. Events about the Tenant object itself are the
+ * platform admin's record, not the tenant's objects: like any Event they outlive
+ * their object until the event TTL, on a real apiserver too.
+ */
+function leftovers(objects: Found[], id: string, name: string): string[] {
+  const prefix = `${id}-`;
+  return objects.filter((o) => !(o.resource === 'events' && o.involvedKind === 'Tenant')).filter((o) => o.namespace?.startsWith(prefix) || o.name.startsWith(prefix) || o.name.includes(`.${prefix}`)
+    || o.labels[TENANT_LABEL] === id || o.text.includes(id) || o.text.includes(`"${name}"`))
+    .map((o) => `${o.resource} ${o.namespace ?? ''}/${o.name}`);
+}
+
+describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeout: 180_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'warren-lifecycle-e2e-'));
+  const dir = join(root, 'data');
+  let up: UpProcess | undefined;
+  let expired: RunResult | undefined;
+  const host = kubectlAs(join(dir, 'admin.kubeconfig'));
+  const save = (file: string, text: string): string => { const p = join(root, file); writeFileSync(p, text, { mode: 0o600 }); return p; };
+  const idOf = async (tenant: string): Promise<string> => ok(await host(['get', 'tenant', tenant, '-o', 'jsonpath={.status.id}']), `id of ${tenant}`);
+
+  before(async () => {
+    up = startUp({ dataDir: dir, portBase: await freePortBase(MEMBERS), members: MEMBERS });
+    await up.summary;
+  });
+  after(async () => {
+    await ensureStopped(up);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('revocation: every earlier acme credential gets 401 at once; the re-issued kubeconfig works', async () => {
+    const oldAdmin = save('acme-old.kubeconfig', readText(join(dir, 'tenants/acme.kubeconfig')));
+    const oldBob = save('bob-old.kubeconfig', ok(await warren(['tenant', 'kubeconfig', 'acme', '--user', 'bob', '--data-dir', dir]), 'bob kubeconfig'));
+    ok(await kubectlAs(oldAdmin)(['get', 'ns']), 'old admin before revoke');
+
+    const revoke = ok(await warren(['tenant', 'revoke', 'acme', '--data-dir', dir]), 'revoke');
+    assert.match(revoke, /^tenant\/acme: every credential issued before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ is revoked; new ones are being issued\n$/);
+    for (const [who, kc] of [['admin', oldAdmin], ['bob', oldBob]] as const) {
+      const r = await kubectlAs(kc)(['get', 'ns']);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', UNAUTHORIZED], `old ${who} kubeconfig`);
+    }
+    // kubectl 1.27 says the same.
+    assert.equal((await kubectlAs(oldAdmin, '1.27')(['get', 'ns'])).stderr, UNAUTHORIZED);
+
+    const reissued = await eventually(async () => {
+      const kc = ok(await warren(['tenant', 'kubeconfig', 'acme', '--data-dir', dir]), 'kubeconfig after revoke');
+      return kc !== readText(oldAdmin) ? kc : undefined;
+    }, 'a re-issued acme kubeconfig', { timeoutMs: 15_000, intervalMs: 300 });
+    const rows = table(ok(await kubectlAs(save('acme-new.kubeconfig', reissued))(['get', 'ns']), 're-issued kubeconfig'));
+    assert.deepEqual(rows.map((r) => r[0]), ['NAME', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    // The other tenant is untouched.
+    ok(await kubectlAs(join(dir, 'tenants/globex.kubeconfig'))(['get', 'ns']), 'globex after acme revoke');
+  });
+
+  it('expiry: a 6 s certificate stops working after notAfter, and the Secret\'s kubeconfig is rotated', async () => {
+    const created = await warren(['tenant', 'create', 'expiring', '--admin', 'ed', '--data-dir', dir, '--wait', '--kubeconfig-out', join(root, 'ed-720h.kubeconfig')], 90_000);
+    const id = await idOf('expiring');
+    assert.equal(ok(created, 'tenant create'), [
+      'tenant/expiring created', 'waiting for tenant/expiring to be Ready...', `tenant/expiring Ready (id ${id})`,
+      `admin kubeconfig for ed written to ${join(root, 'ed-720h.kubeconfig')}`, '',
+    ].join('\n'));
+    const first = certOf(readText(join(root, 'ed-720h.kubeconfig')));
+
+    assert.equal(ok(await host(['patch', 'tenant', 'expiring', '--type', 'merge', '-p', '{"spec":{"credentials":{"certificateLifetime":"6s"}}}']), 'patch lifetime'),
+      'tenant.tenancy.warren.dev/expiring patched\n');
+    const short = await eventually(async () => {
+      const kc = ok(await warren(['tenant', 'kubeconfig', 'expiring', '--data-dir', dir]), 'kubeconfig');
+      const cert = certOf(kc);
+      return cert.serialNumber !== first.serialNumber ? { kc, cert } : undefined;
+    }, 'a certificate with the 6 s lifetime', { timeoutMs: 15_000, intervalMs: 300 });
+    const lifetimeS = (Date.parse(short.cert.validTo) - Date.parse(short.cert.validFrom)) / 1000;
+    assert.ok(lifetimeS >= 5 && lifetimeS <= 7, `lifetime ${lifetimeS} s`);
+    const shortKc = save('ed-6s.kubeconfig', short.kc);
+    assert.equal(ok(await kubectlAs(shortKc)(['get', 'ns', 'default', '-o', 'name']), 'before expiry'), 'namespace/default\n');
+
+    // Wait past notAfter (whole seconds on the certificate), then the same kubeconfig is refused.
+    const wait = Date.parse(short.cert.validTo) + 1500 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    expired = await kubectlAs(shortKc)(['get', 'ns', 'default', '-o', 'name']);
+    assert.deepEqual([expired.code, expired.stdout], [1, ''], expired.stderr);
+
+    // Rotated: the Secret now holds a newer certificate, which works.
+    const current = ok(await warren(['tenant', 'kubeconfig', 'expiring', '--data-dir', dir]), 'kubeconfig after expiry');
+    assert.notEqual(current, short.kc);
+    assert.ok(Date.parse(certOf(current).validFrom) > Date.parse(short.cert.validFrom), 'a newer certificate');
+    assert.equal(ok(await kubectlAs(save('ed-rotated.kubeconfig', current))(['get', 'ns', 'default', '-o', 'name']), 'rotated'), 'namespace/default\n');
+  });
+
+  it('expiry: the expired certificate gets 401 Unauthorized, as from kube-apiserver', {
+    todo: 'the gateway resets the TLS connection for an expired certificate (src/gateway/authn/tls-listener.ts), so kubectl says "Unable to connect to the server: EOF"; kube-apiserver answers 401',
+  }, () => {
+    assert.ok(expired, 'the expiry test ran');
+    assert.equal(expired.stderr, UNAUTHORIZED);
+  });
+
+  it('deleting a tenant stops its credentials and leaves zero upstream objects', async () => {
+    const id = await idOf('globex');
+    const hank = kubectlAs(join(dir, 'tenants/globex.kubeconfig'));
+    // Give the deletion something to clean: a namespace, namespaced objects, cluster-scoped RBAC.
+    ok(await hank(['create', 'namespace', 'data']), 'create ns');
+    ok(await hank(['create', 'configmap', 'settings', '-n', 'data', '--from-literal=a=b']), 'create cm');
+    ok(await hank(['create', 'deployment', 'api', '--image=nginx', '-n', 'data']), 'create deploy');
+    ok(await hank(['create', 'clusterrole', 'reader', '--verb=get', '--resource=pods']), 'create clusterrole');
+    ok(await hank(['create', 'clusterrolebinding', 'reader', '--clusterrole=reader', '--user=frank']), 'create crb');
+
+    // The scan must be able to see a tenant: before deletion it finds globex, and it finds acme throughout.
+    const beforeScan = await listEverything(host);
+    assert.ok(leftovers(beforeScan.objects, id, 'globex').length > 10, 'the scan sees globex before deletion');
+
+    const deleted = await warren(['tenant', 'delete', 'globex', '--data-dir', dir, '--wait'], 90_000);
+    assert.equal(ok(deleted, 'tenant delete'), 'tenant/globex deleted\ntenant/globex is gone, with everything it had\n');
+    const r = await hank(['get', 'ns']);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', UNAUTHORIZED]);
+
+    const afterScan = await listEverything(host);
+    assert.ok(afterScan.resources.includes('namespaces') && afterScan.resources.includes('secrets') && afterScan.resources.some((n) => n.startsWith('customresourcedefinitions')), afterScan.resources.join(' '));
+    assert.deepEqual(leftovers(afterScan.objects, id, 'globex'), []);
+    const acmeId = await idOf('acme');
+    assert.ok(leftovers(afterScan.objects, acmeId, 'acme').length > 0, 'acme is still there');
+    assert.equal((await host(['get', 'tenant', 'globex'])).stderr, 'Error from server (NotFound): tenants.tenancy.warren.dev "globex" not found\n');
+  });
+});
