@@ -23,7 +23,7 @@ import { translateRequest, type ForwardedRequest } from '../core/tenancy/request
 import { guardUpstreamRequest } from '../core/tenancy/isolation-guard.ts';
 import type { TenantContext } from '../core/tenancy/tenant-context.ts';
 import { setIdentity, type Identity } from './identity.ts';
-import type { TenantDirectory } from './tenant-directory.ts';
+import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
 import type { TenantPolicies } from './authz/tenant-policies.ts';
 import { authorizeRequest } from './authz/authorize-request.ts';
 import { admitRequest } from './admission/admit-request.ts';
@@ -43,6 +43,8 @@ export interface GatewayDeps {
   discovery: DiscoveryService;
   openapi: OpenApiService;
   forwarder: Forwarder;
+  /** Tenant-wide quota at creation (403 "exceeded quota"). */
+  checkQuota(tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void>;
   /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   version(): Promise<unknown>;
@@ -132,6 +134,8 @@ export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, 
 async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
   const prepared = await deps.forwarder.prepare(req, ctx, info, fwd);
   guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody });
+  const tenant = deps.tenants.byId(ctx.id);
+  if (tenant) await deps.checkQuota(tenant, info, fwd);
   if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
   await deps.forwarder.send(req, res, ctx, info, fwd, prepared);
 }

@@ -6,7 +6,10 @@ import type { Duplex } from 'node:stream';
 import { issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { startTenantDirectory } from './tenants/upstream-tenant-directory.ts';
-import type { TenantDirectory } from './tenant-directory.ts';
+import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
+import type { RequestInfo } from '../core/request-info.ts';
+import type { ForwardedRequest } from '../core/tenancy/request-translation.ts';
+import { checkTenantQuota } from './admission/quota.ts';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
 import { createTokenAuthenticator, type OidcIssuerConfig } from './authn/bearer-token.ts';
 import { createAuthenticator } from './authn/authenticate.ts';
@@ -94,6 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy)),
+    checkQuota: (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),

@@ -43,8 +43,8 @@ const BUILTIN_CLASSES: Record<string, Override> = {
   'storageclasses.storage.k8s.io': { class: 'shared-read-only' },
   'ingressclasses.networking.k8s.io': { class: 'shared-read-only' },
   'priorityclasses.scheduling.k8s.io': { class: 'shared-read-only' },
-  // The platform sets quotas on tenant namespaces; a tenant may read them, not lift them.
-  resourcequotas: { class: 'shared-read-only' },
+  // ResourceQuotas are the tenant's own, in its own namespaces (as on any cluster). The platform's
+  // tenant-wide quota is Tenant.spec.quota, enforced by the gateway, which tenants cannot touch.
   'selfsubjectaccessreviews.authorization.k8s.io': { class: 'gateway-answered' },
   'selfsubjectrulesreviews.authorization.k8s.io': { class: 'gateway-answered' },
   nodes: { class: 'denied' },

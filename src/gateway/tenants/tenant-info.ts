@@ -18,6 +18,12 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
   const notBefore = latest(tenant.spec?.credentials?.revokeBefore, tenant.status?.credentialsNotBefore);
   if (notBefore) info.credentialsNotBefore = notBefore;
   if (tenant.status?.clusters) info.clusters = [...tenant.status.clusters];
+  const quota = tenant.spec?.quota;
+  if (quota && (quota.namespaces !== undefined || quota.objectsPerResource !== undefined)) {
+    info.quota = {};
+    if (quota.namespaces !== undefined) info.quota.namespaces = quota.namespaces;
+    if (quota.objectsPerResource !== undefined) info.quota.objectsPerResource = quota.objectsPerResource;
+  }
   return info;
 }
 

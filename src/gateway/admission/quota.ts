@@ -1,0 +1,42 @@
+// Tenant-wide quota (Tenant.spec.quota), enforced by the gateway when a tenant
+// creates something: the number of namespaces, and of objects of any one
+// resource. Refusals read like kube's ResourceQuota admission, so tooling that
+// recognises "exceeded quota" keeps working.
+import { ApiError } from '../../core/api-error.ts';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import type { TenantInfo } from '../tenant-directory.ts';
+
+export const TENANT_QUOTA_NAME = 'tenant-quota';
+
+/** kube's wording: exceeded quota: <name>, requested: <r>=1, used: <r>=<n>, limited: <r>=<max>. */
+export function quotaExceeded(resource: string, used: number, limit: number): ApiError {
+  return new ApiError('Forbidden', `${resource} is forbidden: exceeded quota: ${TENANT_QUOTA_NAME}, requested: count/${resource}=1, used: count/${resource}=${used}, limited: count/${resource}=${limit}`, { kind: resource });
+}
+
+/** Counts the tenant's objects of a resource upstream (all namespaces), up to `cap`. */
+async function countOwned(upstream: Upstream, collection: string, tenantId: string, cap: number): Promise<number> {
+  let count = 0;
+  let next: string | undefined;
+  do {
+    const query = new URLSearchParams({ labelSelector: `${TENANT_LABEL}=${tenantId}`, limit: '500' });
+    if (next) query.set('continue', next);
+    const answer = await upstream.request<{ items?: unknown[]; metadata?: { continue?: string } }>('GET', `${collection}?${query.toString()}`);
+    if (answer.status !== 200) return 0; // an unreadable collection is not a reason to refuse; the create itself will tell
+    count += answer.body.items?.length ?? 0;
+    next = answer.body.metadata?.continue || undefined;
+  } while (next && count <= cap);
+  return count;
+}
+
+export async function checkTenantQuota(upstream: Upstream, tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
+  if (info.verb !== 'create' || info.subresource || !tenant.quota) return;
+  const isNamespace = info.apiGroup === '' && info.resource === 'namespaces';
+  const limit = isNamespace && tenant.quota.namespaces !== undefined ? tenant.quota.namespaces : tenant.quota.objectsPerResource;
+  if (limit === undefined) return;
+  const base = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${fwd.group}/${info.apiVersion}`;
+  const used = await countOwned(upstream, `${base}/${info.resource}`, tenant.id, limit);
+  if (used >= limit) throw quotaExceeded(info.resource, used, limit);
+}
