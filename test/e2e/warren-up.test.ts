@@ -36,8 +36,13 @@ function readyIds(stdout: string): Record<string, string> {
   return ids;
 }
 
-/** /readyz never said 200 before both tenants were Ready, and says 200 afterwards. */
-async function assertReadyzGated(up: UpProcess): Promise<void> {
+/**
+ * /readyz never said 200 before both tenants were Ready, and says 200 afterwards.
+ * With `expectNotReadyAnswer`, the gateway was also seen listening and answering
+ * not-ready (kube-apiserver answers a failed readyz with 500, and so does Warren):
+ * on a first start onboarding takes about a second, some 25 probes.
+ */
+async function assertReadyzGated(up: UpProcess, expectNotReadyAnswer: boolean): Promise<void> {
   await eventually(async () => up.readyz.some((s) => s.status === 200), '/readyz to answer 200', { timeoutMs: 5_000 });
   const first200 = up.readyz.findIndex((s) => s.status === 200);
   const early = up.readyz[first200]!;
@@ -46,6 +51,7 @@ async function assertReadyzGated(up: UpProcess): Promise<void> {
   const before200 = up.readyz.slice(0, first200).map((s) => s.status);
   assert.ok(before200.length > 0, 'the probe saw nothing before the first 200');
   assert.ok(before200.every((s) => s !== 200));
+  if (expectNotReadyAnswer) assert.ok(before200.includes(500), `no not-ready answer seen: ${JSON.stringify([...new Set(before200)])}`);
 }
 
 describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
@@ -84,7 +90,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     for (const f of ['admin.kubeconfig', 'members/member1.kubeconfig', 'members/member2.kubeconfig', 'tenants/acme.kubeconfig', 'tenants/globex.kubeconfig']) {
       assert.ok(existsSync(join(dir, f)), `${f} written`);
     }
-    await assertReadyzGated(up!);
+    await assertReadyzGated(up!, true);
     const rows = table(ok(await host(['get', 'tenants']), 'get tenants'));
     assert.deepEqual(rows, [['NAME', 'ID', 'PHASE', 'AGE'], ['acme', ids.acme!, 'Ready', rows[1]![3]!], ['globex', ids.globex!, 'Ready', rows[2]![3]!]]);
   });
@@ -122,6 +128,13 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     assert.doesNotMatch(everything, new RegExp(`${ids.acme}|${ids.globex}`));
   });
 
+  it('namespaces a tenant creates carry its Pod Security level upstream', {
+    todo: 'only the four namespaces onboarding creates are labelled (reconcile-namespaces.ts); a namespace created through the gateway gets no pod-security.kubernetes.io labels',
+  }, async () => {
+    const labels = JSON.parse(ok(await host(['get', 'namespace', `${ids.acme}-shop`, '-o', 'jsonpath={.metadata.labels}']), 'upstream ns labels')) as Record<string, string>;
+    assert.equal(labels['pod-security.kubernetes.io/enforce'], 'baseline', JSON.stringify(labels));
+  });
+
   it('the restricted user is refused what its roles do not allow', async () => {
     const bobKc = join(root, 'bob.kubeconfig');
     writeFileSync(bobKc, ok(await warren(['tenant', 'kubeconfig', 'acme', '--user', 'bob', '--data-dir', dir]), 'kubeconfig bob'), { mode: 0o600 });
@@ -142,7 +155,8 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
   });
 
   it('quota: lowering acme to 5 namespaces refuses the 6th with a ResourceQuota-like 403', {
-    todo: 'the gateway does not enforce Tenant quota yet (src/gateway/admission/admit-request.ts: "Quota joins here with onboarding")',
+    // Passes against the uncommitted src/gateway/admission/quota.ts in the shared checkout; drop the todo when it lands.
+    todo: 'Tenant quota enforcement at the gateway is not committed yet (admit-request.ts: "Quota joins here with onboarding")',
   }, async () => {
     assert.equal(ok(await host(['patch', 'tenant', 'acme', '--type', 'merge', '-p', '{"spec":{"quota":{"namespaces":5}}}']), 'patch quota'), 'tenant.tenancy.warren.dev/acme patched\n');
     try {
@@ -202,7 +216,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     up = startUp({ dataDir: dir, portBase, members: MEMBERS });
     await up.summary;
     assert.deepEqual(readyIds(up.stdout()), ids, 'same ids after restart');
-    await assertReadyzGated(up);
+    await assertReadyzGated(up, false);
     assert.equal(readText(acmeKc), kubeconfigBefore, 'no credential change on restart');
     assert.equal(ok(await warren(['tenant', 'kubeconfig', 'acme', '--data-dir', dir]), 'kubeconfig after'), issuedBefore);
     assert.deepEqual(names(ok(await acme(['get', 'ns']), 'get ns after restart')), [...SYSTEM_NAMESPACES, 'shop'].sort());
