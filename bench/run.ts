@@ -23,8 +23,9 @@ import { watchSuite } from './suites/watch.ts';
 import { memorySuite } from './suites/memory.ts';
 import { jsonFastPathSuite } from './suites/json-fast-path.ts';
 import { gatewayPerfSuite } from './suites/gateway-perf.ts';
+import { gatewayOnboardingSuite } from './suites/gateway-onboarding.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({

@@ -103,10 +103,11 @@ async function lists(w: Ways, path: (way: Way) => string, expected: number): Pro
   return { med: { direct: median(samples.direct), floor: median(samples.floor), gateway: median(samples.gateway) }, mb };
 }
 
-/** Writes `total` events into upstream namespace `ns` directly (tenant label set, as the gateway would): 1,000 creates, then updates. */
-async function writeEvents(client: BenchClient, ns: string, id: string, total: number, seed: number): Promise<void> {
-  await runConcurrent(32, total, async (i) => {
-    const name = `w-${seed}-${i % 1_000}`;
+/** Writes events `from`..`to`-1 into upstream namespace `ns` directly (tenant label set, as the gateway would): the first 1,000 create, the rest update. */
+async function writeEvents(client: BenchClient, ns: string, id: string, range: { from: number; to: number }): Promise<void> {
+  await runConcurrent(32, range.to - range.from, async (k) => {
+    const i = range.from + k;
+    const name = `w-${i % 1_000}`;
     const body = JSON.parse(configMap(ns, name, 200, i)) as { metadata: { labels: Record<string, string> } };
     body.metadata.labels[TENANT_LABEL] = id;
     const text = JSON.stringify(body);
@@ -152,14 +153,19 @@ export const gatewayPerfSuite: Suite = {
       expectStatus(await w.clients.gateway.request('POST', '/api/v1/namespaces', namespaceBody('watch')), 201);
       const upstreamWatchNs = `${tenant.id}-watch`;
       const rv1 = await collectionVersion(w.clients.direct, cmPath(upstreamWatchNs));
-      await writeEvents(w.clients.direct, upstreamWatchNs, tenant.id, REPLAY_EVENTS - CACHE_REPLAY_EVENTS, 1);
+      await writeEvents(w.clients.direct, upstreamWatchNs, tenant.id, { from: 0, to: REPLAY_EVENTS - CACHE_REPLAY_EVENTS });
       const rv2 = await collectionVersion(w.clients.direct, cmPath(upstreamWatchNs));
-      await writeEvents(w.clients.direct, upstreamWatchNs, tenant.id, CACHE_REPLAY_EVENTS, 1);
+      await writeEvents(w.clients.direct, upstreamWatchNs, tenant.id, { from: REPLAY_EVENTS - CACHE_REPLAY_EVENTS, to: REPLAY_EVENTS });
       const nsWatch: Record<Way, string> = { direct: cmPath(upstreamWatchNs), floor: cmPath(upstreamWatchNs), gateway: cmPath('watch') };
       const replayNs = {} as Record<Way, number>;
       const replayAll = {} as Record<Way, number>;
-      for (const way of WAYS) replayNs[way] = await replayRate(w.clients[way], nsWatch[way], rv1, REPLAY_EVENTS);
-      for (const way of WAYS) replayAll[way] = await replayRate(w.clients[way], w.allPath[way], rv2, CACHE_REPLAY_EVENTS);
+      const replay = async (way: Way, path: string, rv: string, expected: number): Promise<number> => {
+        const r = await replayRate(w.clients[way], path, rv, expected);
+        if (Number.isNaN(r.rate)) notes.push(`watch replay via ${way} (${path}): ${r.events} of ${expected} events within 15 s`);
+        return r.rate;
+      };
+      for (const way of WAYS) replayNs[way] = await replay(way, nsWatch[way], rv1, REPLAY_EVENTS);
+      for (const way of WAYS) replayAll[way] = await replay(way, w.allPath[way], rv2, CACHE_REPLAY_EVENTS);
       env.log(`gateway: watch replay ${JSON.stringify(replayNs)}, all namespaces ${JSON.stringify(replayAll)}`);
       const goal = { goal: '>= 20,000/s' };
       rows.push({ metric: `watch replay, one namespace, ${REPLAY_EVENTS.toLocaleString('en-US')} events`, unit: 'events/s', ...replayNs, ...goal, pass: replayNs.gateway >= 20_000 });
