@@ -154,10 +154,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
       'Error from server (Forbidden): namespaces is forbidden: User "frank" cannot list resource "namespaces" in API group "" at the cluster scope\n');
   });
 
-  it('quota: lowering acme to 5 namespaces refuses the 6th with a ResourceQuota-like 403', {
-    // Passes against the uncommitted src/gateway/admission/quota.ts in the shared checkout; drop the todo when it lands.
-    todo: 'Tenant quota enforcement at the gateway is not committed yet (admit-request.ts: "Quota joins here with onboarding")',
-  }, async () => {
+  it('quota: lowering acme to 5 namespaces refuses the 6th with a ResourceQuota-like 403', async () => {
     assert.equal(ok(await host(['patch', 'tenant', 'acme', '--type', 'merge', '-p', '{"spec":{"quota":{"namespaces":5}}}']), 'patch quota'), 'tenant.tenancy.warren.dev/acme patched\n');
     try {
       let have = names(ok(await acme(['get', 'ns']), 'get ns')).length;
