@@ -17,6 +17,7 @@ Commands:
               --upstream-kubeconfig FILE  (required)
               --listen HOST:PORT  (default 127.0.0.1:6443)
               --external-url URL  (what tenant kubeconfigs point at)
+  admin       Platform-admin credentials for the provisioning API: token | certificate
   tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
   help        Show this help
 `;
@@ -41,6 +42,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./up-command.ts')).runUpCommand(rest);
     case 'tenant':
       return (await import('./tenant-command.ts')).runTenantCommand(rest);
+    case 'admin':
+      return (await import('./admin-command.ts')).runAdminCommand(rest);
     case undefined:
     case 'help':
     case '--help':

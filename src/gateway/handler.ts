@@ -35,6 +35,7 @@ import type { Forwarder } from './forward/forwarder.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from './tenant-url.ts';
+import { isPortalPath } from './portal/portal-routes.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -43,6 +44,8 @@ export interface GatewayDeps {
   discovery: DiscoveryService;
   openapi: OpenApiService;
   forwarder: Forwarder;
+  /** The platform-admin provisioning API (portal-routes.ts). */
+  portal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** Tenant-wide quota at creation (403 "exceeded quota"). */
   checkQuota(tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void>;
   /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
@@ -66,6 +69,11 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   stripIdentityHeaders(req);
   const url = scopedUrl(req);
   if (await servePublic(deps, req, res, url.pathname)) return;
+  // The provisioning API answers platform admins, never tenants: it sits before tenant authentication.
+  if (isPortalPath(url.pathname)) {
+    await deps.portal(req, res, url.pathname);
+    return;
+  }
   const { ctx, identity, info } = await admit(deps, req, url, noteTenant);
   if (!info.isResourceRequest) {
     if (url.pathname.startsWith('/openapi/')) {

@@ -10,6 +10,8 @@ import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
 import type { RequestInfo } from '../core/request-info.ts';
 import type { ForwardedRequest } from '../core/tenancy/request-translation.ts';
 import { checkTenantQuota } from './admission/quota.ts';
+import { servePortal } from './portal/portal-routes.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
 import { createTokenAuthenticator, type OidcIssuerConfig } from './authn/bearer-token.ts';
 import { createAuthenticator } from './authn/authenticate.ts';
@@ -97,6 +99,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy)),
+    portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
