@@ -98,7 +98,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     policies: createTenantPolicies(rbac),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
-    forwarder: createForwarder(upstream, createResponsePipe(proxy)),
+    forwarder: createForwarder(upstream, createResponsePipe(proxy), (id) => directory.byId(id)?.podSecurity ?? 'baseline'),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),

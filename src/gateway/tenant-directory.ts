@@ -12,6 +12,8 @@ export interface TenantInfo {
   credentialsNotBefore?: Date;
   /** Member clusters the tenant may use, as resolved by the onboarding controller. */
   clusters?: string[];
+  /** Pod Security Admission level forced on the tenant's namespaces (default baseline). */
+  podSecurity?: 'privileged' | 'baseline' | 'restricted';
   /** Tenant-wide limits enforced by the gateway at admission. */
   quota?: { namespaces?: number; objectsPerResource?: number };
 }

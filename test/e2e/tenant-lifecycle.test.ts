@@ -143,9 +143,7 @@ describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeou
     assert.equal(ok(await kubectlAs(save('ed-rotated.kubeconfig', current))(['get', 'ns', 'default', '-o', 'name']), 'rotated'), 'namespace/default\n');
   });
 
-  it('expiry: the expired certificate gets 401 Unauthorized, as from kube-apiserver', {
-    todo: 'the gateway resets the TLS connection for an expired certificate (src/gateway/authn/tls-listener.ts), so kubectl says "Unable to connect to the server: EOF"; kube-apiserver answers 401',
-  }, () => {
+  it('expiry: the expired certificate gets 401 Unauthorized, as from kube-apiserver', () => {
     assert.ok(expired, 'the expiry test ran');
     assert.equal(expired.stderr, UNAUTHORIZED);
   });

@@ -128,9 +128,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     assert.doesNotMatch(everything, new RegExp(`${ids.acme}|${ids.globex}`));
   });
 
-  it('namespaces a tenant creates carry its Pod Security level upstream', {
-    todo: 'only the four namespaces onboarding creates are labelled (reconcile-namespaces.ts); a namespace created through the gateway gets no pod-security.kubernetes.io labels',
-  }, async () => {
+  it('namespaces a tenant creates carry its Pod Security level upstream', async () => {
     const labels = JSON.parse(ok(await host(['get', 'namespace', `${ids.acme}-shop`, '-o', 'jsonpath={.metadata.labels}']), 'upstream ns labels')) as Record<string, string>;
     assert.equal(labels['pod-security.kubernetes.io/enforce'], 'baseline', JSON.stringify(labels));
   });

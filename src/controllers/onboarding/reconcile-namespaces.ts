@@ -5,22 +5,15 @@
 // changing these labels; here they are put back if anything else did.
 import type { KubeObject } from '../../core/types.ts';
 import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import type { TenantPodSecurity } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
 import { ensureObject, type EnsureOutcome } from './ensure-object.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 export const NAMESPACES_PATH = '/api/v1/namespaces';
-const PSA_MODES = ['enforce', 'audit', 'warn'] as const;
 
-export function podSecurityLabels(level: TenantPodSecurity): Record<string, string> {
-  const labels: Record<string, string> = {};
-  for (const mode of PSA_MODES) {
-    labels[`pod-security.kubernetes.io/${mode}`] = level;
-    labels[`pod-security.kubernetes.io/${mode}-version`] = 'latest';
-  }
-  return labels;
-}
+export { podSecurityLabels };
 
 /** The upstream Namespace objects of a tenant's system namespaces. */
 export function buildTenantNamespaces(id: string, level: TenantPodSecurity): KubeObject[] {

@@ -42,11 +42,20 @@ export interface RefusedCertificate {
   remoteAddress: string | undefined;
 }
 
-/** Whether a finished handshake must be dropped: a presented certificate that did not verify. */
+/**
+ * A certificate Warren's CA did sign, used outside its validity window: the chain
+ * verified (OpenSSL checks the issuer before the dates), so the client is one of
+ * ours and gets kube's 401 ("You must be logged in"), not a cut connection that
+ * looks like a network fault.
+ */
+const OUR_CERTIFICATE_OUT_OF_DATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+/** Whether a finished handshake must be dropped: a presented certificate that did not verify against the tenant CA. */
 export function mustRefuse(socket: TLSSocket): RefusedCertificate | undefined {
   if (socket.authorized) return undefined;
   const cert = presentedCertificate(socket);
   if (!cert) return undefined;
+  if (OUR_CERTIFICATE_OUT_OF_DATE.has(String(socket.authorizationError))) return undefined;
   const subject = Object.entries(cert.subject ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
   return { reason: String(socket.authorizationError ?? 'unverified'), subject, remoteAddress: socket.remoteAddress };
 }

@@ -13,6 +13,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
 import { patchByReadModifyWrite, PATCH_TYPES } from './patch-by-update.ts';
 import { bodyTypeOf, kindHintOf } from './body-type.ts';
+import { forcePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 
@@ -24,7 +25,10 @@ export interface Forwarder {
 const STREAMING_SUBRESOURCES = new Set(['log']);
 const UPGRADE_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 
-export function createForwarder(upstream: Upstream, pipe: ResponsePipe): Forwarder {
+/** The tenant's Pod Security level, forced on every Namespace it writes. */
+export type PodSecurityOf = (tenantId: string) => PodSecurityLevel;
+
+export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecurityOf: PodSecurityOf = () => 'baseline'): Forwarder {
   return {
     async prepare(req, ctx, info, fwd) {
       const method = (req.method ?? 'GET').toUpperCase();
@@ -40,7 +44,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe): Forward
           obj.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
           obj.kind = type.kind;
         }
-        const upstreamObj = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced });
+        const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
         return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, bodyConsumed: true };
       }
       if (info.verb === 'patch') {
@@ -53,7 +57,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe): Forward
           if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('the apply body must be an object');
           const obj = patch as KubeObject;
           obj.metadata ??= {};
-          const upstreamObj = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced });
+          const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
           return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
         }
         // Other patches are applied here, to the tenant's view of the object, then written back
@@ -80,7 +84,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe): Forward
         case 'upgrade':
           throw new ApiError('BadRequest', `${info.subresource} needs a connection upgrade (SPDY or WebSocket)`);
         case 'patch': {
-          const answer = await patchByReadModifyWrite({ upstream, ctx, info, fwd, prepared });
+          const answer = await patchByReadModifyWrite({ upstream, ctx, info, fwd, prepared, finish: (obj) => forcePodSecurity(obj, podSecurityOf(ctx.id)) });
           pipe.sendTranslated(res, ctx, answer.status, answer.body);
           return;
         }

@@ -42,6 +42,8 @@ export interface PatchInput {
   info: RequestInfo;
   fwd: ForwardedRequest;
   prepared: PreparedRequest;
+  /** Last word on the upstream object before it is written (policy the tenant cannot change). */
+  finish?: (obj: KubeObject) => KubeObject;
 }
 
 export async function patchByReadModifyWrite(input: PatchInput): Promise<UpstreamResponse> {
@@ -61,7 +63,7 @@ export async function patchByReadModifyWrite(input: PatchInput): Promise<Upstrea
     if (patched.metadata?.name !== undefined && patched.metadata.name !== info.name) {
       throw new ApiError('BadRequest', `the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${info.name})`);
     }
-    const desired = toUpstreamObject(ctx, patched, { namespaced: fwd.namespaced });
+    const desired = (input.finish ?? ((o: KubeObject) => o))(toUpstreamObject(ctx, patched, { namespaced: fwd.namespaced }));
     desired.metadata.resourceVersion = live.metadata.resourceVersion;
     const written = await upstream.request('PUT', withQuery(prepared.path, prepared.query), desired);
     const isConflict = written.status === 409 && (written.body as { reason?: string } | undefined)?.reason === 'Conflict';

@@ -14,6 +14,7 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
     // A tenant being deleted is Terminating whatever its status says: its credentials must stop at once.
     phase: tenant.metadata.deletionTimestamp ? 'Terminating' : tenant.status?.phase || 'Pending',
     suspended: tenant.spec?.suspended === true,
+    podSecurity: tenant.spec?.podSecurity ?? 'baseline',
   };
   const notBefore = latest(tenant.spec?.credentials?.revokeBefore, tenant.status?.credentialsNotBefore);
   if (notBefore) info.credentialsNotBefore = notBefore;
