@@ -177,16 +177,23 @@ export const gatewayPerfSuite: Suite = {
         const held = await holdWatches(w.clients.gateway, path, HELD_WATCHES, 50);
         await settle();
         const during = stack.gateway.memory().rssKiB;
-        // One write must reach every held watch: they are live streams, not parked sockets.
-        const probe = `probe-${scope.replace(' ', '-')}`;
-        const t = process.hrtime.bigint();
-        expectStatus(await w.clients.gateway.request('POST', cmPath(DATASET.namespace), configMap(DATASET.namespace, probe, 100)), 201);
-        await waitForEvents(held.watches, 1, 30_000);
-        const fanoutMs = msSince(t);
+        const open = held.watches.length;
+        let fanoutMs = NaN;
+        if (!held.stalled) {
+          // One write must reach every held watch: they are live streams, not parked sockets.
+          const probe = `probe-${scope.replace(' ', '-')}`;
+          const t = process.hrtime.bigint();
+          expectStatus(await w.clients.gateway.request('POST', cmPath(DATASET.namespace), configMap(DATASET.namespace, probe, 100)), 201);
+          await waitForEvents(held.watches, 1, 30_000);
+          fanoutMs = msSince(t);
+        } else {
+          notes.push(`${scope}: watch number ${open + 1} got no response headers within 10 s; only ${open} watches could be held open through the gateway.`);
+        }
         held.close();
         const delta = mib(during - before);
-        env.log(`gateway: ${HELD_WATCHES} watches (${scope}) opened in ${held.openMs.toFixed(0)} ms, RSS ${mib(before).toFixed(0)} -> ${mib(during).toFixed(0)} MiB`);
-        rows.push({ metric: `${HELD_WATCHES.toLocaleString('en-US')} tenant watches (${scope}): gateway RSS delta`, unit: 'MiB', gateway: delta, goal: '< 200 MiB', pass: delta < 200 });
+        env.log(`gateway: ${open} of ${HELD_WATCHES} watches (${scope}) opened in ${held.openMs.toFixed(0)} ms, RSS ${mib(before).toFixed(0)} -> ${mib(during).toFixed(0)} MiB`);
+        rows.push({ metric: `tenant watches held open (${scope})`, unit: 'watches', gateway: open, goal: `${HELD_WATCHES.toLocaleString('en-US')}`, pass: open >= HELD_WATCHES });
+        rows.push({ metric: `${HELD_WATCHES.toLocaleString('en-US')} tenant watches (${scope}): gateway RSS delta`, unit: 'MiB', gateway: delta, goal: '< 200 MiB', pass: open >= HELD_WATCHES && delta < 200 });
         rows.push({ metric: `${HELD_WATCHES.toLocaleString('en-US')} tenant watches (${scope}): gateway RSS`, unit: 'MiB', gateway: mib(during) });
         rows.push({ metric: `${HELD_WATCHES.toLocaleString('en-US')} tenant watches (${scope}): one write reaches all`, unit: 'ms', gateway: fanoutMs });
         notes.push(`${HELD_WATCHES} watches (${scope}) opened in ${(held.openMs / 1000).toFixed(1)} s (each its own TLS connection and client certificate); gateway RSS ${mib(before).toFixed(0)} MiB before, ${mib(during).toFixed(0)} MiB with them open.`);

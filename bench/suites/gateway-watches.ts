@@ -63,22 +63,34 @@ export async function replayRate(client: BenchClient, watchPath: string, resourc
 export interface HeldWatches {
   watches: WatchCounter[];
   openMs: number;
+  /** A watch got no response headers within the open timeout: opening stopped there. */
+  stalled: boolean;
   close(): void;
 }
 
+const OPEN_TIMEOUT_MS = 10_000;
+
 /**
- * Opens `count` watches (each its own TLS connection and client certificate
- * handshake, as separate kubectl processes would), `parallel` at a time.
+ * Opens up to `count` watches (each its own TLS connection and client
+ * certificate handshake, as separate kubectl processes would), `parallel` at a
+ * time. A watch that gets no headers within 10 s stops the opening instead of
+ * hanging the bench (a connection pool limit in front of the upstream does that).
  */
 export async function holdWatches(client: BenchClient, path: string, count: number, parallel: number): Promise<HeldWatches> {
   const rv = await collectionVersion(client, path);
   const watches: WatchCounter[] = [];
   const start = process.hrtime.bigint();
   let next = 0;
+  let stalled = false;
   const opener = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && !stalled) {
       next++;
-      watches.push(await openCountingWatch(client, `${path}${path.includes('?') ? '&' : '?'}watch=1&resourceVersion=${rv}`));
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(resolve, OPEN_TIMEOUT_MS); });
+      const opened = await Promise.race([openCountingWatch(client, `${path}${path.includes('?') ? '&' : '?'}watch=1&resourceVersion=${rv}`), timeout]);
+      clearTimeout(timer);
+      if (opened) watches.push(opened);
+      else stalled = true;
     }
   };
   try {
@@ -87,5 +99,5 @@ export async function holdWatches(client: BenchClient, path: string, count: numb
     for (const w of watches) w.close();
     throw err;
   }
-  return { watches, openMs: msSince(start), close: () => watches.forEach((w) => w.close()) };
+  return { watches, openMs: msSince(start), stalled, close: () => watches.forEach((w) => w.close()) };
 }
