@@ -86,7 +86,7 @@ export async function holdWatches(client: BenchClient, path: string, count: numb
     while (next < count && !stalled) {
       next++;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(resolve, OPEN_TIMEOUT_MS); });
+      const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), OPEN_TIMEOUT_MS); });
       const opened = await Promise.race([openCountingWatch(client, `${path}${path.includes('?') ? '&' : '?'}watch=1&resourceVersion=${rv}`), timeout]);
       clearTimeout(timer);
       if (opened) watches.push(opened);
