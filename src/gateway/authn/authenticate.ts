@@ -39,9 +39,21 @@ export function tenantBeingDeleted(): ApiError {
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const now = options.now ?? (() => new Date());
+  // A connection's client certificate cannot change: parse it once per connection (it cost a
+  // large share of a GET). Validity dates are still checked on every request below.
+  const certificates = new WeakMap<object, { identity: Identity | undefined; notAfter: number }>();
+  const fromCertificate = (req: IncomingMessage, at: Date): Identity | undefined => {
+    const cached = certificates.get(req.socket);
+    if (cached && at.getTime() < cached.notAfter) return cached.identity;
+    const identity = identityFromClientCertificate(req.socket, at);
+    const peer = identity ? (req.socket as unknown as { getPeerCertificate?: () => { valid_to?: string } }).getPeerCertificate?.() : undefined;
+    const notAfter = peer?.valid_to ? Date.parse(peer.valid_to) : 0;
+    if (identity && notAfter > 0) certificates.set(req.socket, { identity, notAfter });
+    return identity;
+  };
   return async (req) => {
     const at = now();
-    let identity = identityFromClientCertificate(req.socket, at);
+    let identity = fromCertificate(req, at);
     if (!identity) {
       const token = bearerTokenOf(req);
       if (token === undefined) throw unauthorized('no client certificate and no bearer token');

@@ -104,6 +104,7 @@ export function createResponsePipe(proxy: Proxy): ResponsePipe {
     watch(req, res, ctx, prepared, hint) {
       proxy.forward(req, res, {
         ...target(req, prepared),
+        stream: true,
         onResponse: (upstreamRes) => {
           void sendTranslatedWatch(upstreamRes, res, {
             translateEvent: (event) => {
@@ -120,6 +121,7 @@ export function createResponsePipe(proxy: Proxy): ResponsePipe {
     stream(req, res, ctx, prepared) {
       proxy.forward(req, res, {
         ...target(req, prepared),
+        stream: true,
         headers: { accept: '*/*' },
         onResponse: (upstreamRes) => {
           if (String(upstreamRes.headers['content-type'] ?? '').includes('json')) {

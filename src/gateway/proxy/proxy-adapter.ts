@@ -25,6 +25,8 @@ export interface ProxyTarget {
    * and owns writing `res` (json-response.ts, watch-response.ts).
    */
   onResponse?: (upstreamRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => void;
+  /** A long-lived response (watch, log follow): sent on the uncapped stream pool. */
+  stream?: boolean;
 }
 
 export interface ProxyOptions {
@@ -92,6 +94,7 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
       req.url = target.path;
       if (target.onResponse) handlers.set(req, target.onResponse);
       engine.web(req, res, {
+        agent: target.stream ? connection.streamAgent : connection.agent,
         selfHandleResponse: target.onResponse !== undefined,
         ...(target.body !== undefined ? { buffer: Readable.from([target.body]) } : {}),
       }, (err) => {
@@ -106,6 +109,7 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
     close() {
       engine.close();
       connection.agent.destroy();
+      connection.streamAgent.destroy();
     },
   };
 }

@@ -12,6 +12,12 @@ export interface UpstreamConnection {
   port: number;
   /** Pooled connections for ordinary requests. */
   agent: https.Agent;
+  /**
+   * Connections for long-lived responses (watches, logs): each holds its socket for its
+   * whole life, so they get a pool with no cap. In the capped pool, the 257th watch
+   * would wait for a socket, and every request behind it with it.
+   */
+  streamAgent: https.Agent;
   /** The TLS options alone, for one-off connections (upgrades leave the pool for good). */
   tls: AgentOptions;
   /** Warren's own credential headers, if it authenticates by header (bearer token). */
@@ -32,10 +38,12 @@ export function upstreamConnection(upstream: Upstream): UpstreamConnection {
   // Our own pool, built from the TLS options: an agent handed over by the upstream client may carry
   // its TLS settings per request rather than in the agent, and http-proxy only passes the agent on.
   const agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  const streamAgent = new https.Agent({ ...tls, keepAlive: true, maxFreeSockets: 16 });
   return {
     hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : 443,
     agent,
+    streamAgent,
     tls,
     credentialHeaders: { ...(options.headers as OutgoingHttpHeaders | undefined) },
   };

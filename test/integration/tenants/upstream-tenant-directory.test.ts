@@ -47,7 +47,7 @@ describe('tenant directory over the upstream', () => {
   it('knows a tenant by spec.id before onboarding, as Pending, and by status.id after', async () => {
     await create('acme', { id: 'acme01' });
     await eventually(async () => directory.byId('acme01'), 'acme by spec.id');
-    assert.deepEqual(directory.byId('acme01'), { id: 'acme01', name: 'acme', phase: 'Pending', suspended: false });
+    assert.deepEqual(directory.byId('acme01'), { id: 'acme01', name: 'acme', phase: 'Pending', suspended: false, podSecurity: 'baseline' });
     assert.equal(directory.byName('acme')?.id, 'acme01');
 
     await create('globex');
@@ -55,16 +55,16 @@ describe('tenant directory over the upstream', () => {
     assert.equal(directory.byName('globex'), undefined, 'no id yet: not in the directory');
     await setStatus('globex', { id: 'glbx42', phase: 'Ready', clusters: ['member1'] });
     const globex = await eventually(async () => directory.byId('glbx42'), 'globex by status.id');
-    assert.deepEqual(globex, { id: 'glbx42', name: 'globex', phase: 'Ready', suspended: false, clusters: ['member1'] });
+    assert.deepEqual(globex, { id: 'glbx42', name: 'globex', phase: 'Ready', suspended: false, podSecurity: 'baseline', clusters: ['member1'] });
     assert.deepEqual(directory.all().map((t) => t.name).sort(), ['acme', 'globex']);
   });
 
   it('follows suspension and its lifting', async () => {
     await create('initech', { id: 'initch' });
     await eventually(async () => directory.byId('initch'), 'initech');
-    await patchSpec('initech', { suspended: true });
+    await patchSpec('initech', { suspended: true, podSecurity: 'baseline' });
     await eventually(async () => directory.byId('initch')?.suspended === true, 'suspended');
-    await patchSpec('initech', { suspended: false });
+    await patchSpec('initech', { suspended: false, podSecurity: 'baseline' });
     await eventually(async () => directory.byId('initch')?.suspended === false, 'resumed');
   });
 
