@@ -42,7 +42,7 @@ export function qualifiedNameErrors(value: string): string[] {
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > QUALIFIED_NAME_MAX) errs.push(`name part ${maxLen(QUALIFIED_NAME_MAX)}`);
-  if (name.length > 0 && !QUALIFIED_NAME_RE.test(name)) {
+  if (!QUALIFIED_NAME_RE.test(name)) {
     errs.push(regexError(`name part ${QUALIFIED_NAME_MSG}`, QUALIFIED_NAME_FMT, ['MyName', 'my.name', '123-abc']));
   }
   return errs;
