@@ -164,6 +164,10 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       session.onEnd(() => sessions.delete(session));
       // From here to subscribe() nothing awaits: no event can fall between the replay and the live feed.
       const initial = from === undefined || from === 0 || query.sendInitialEvents === true;
+      // The initial state and the replay are bounded (the tenant's objects, the event ring) and
+      // are what the client asked for: they are not a slow consumer. The buffer limit starts with
+      // the live feed.
+      session.catchingUp = true;
       if (initial) {
         session.sendInitial(cache.objectsOf(ctx.id).sort((a, b) => keyOrder(a.metadata, b.metadata)));
         if (query.sendInitialEvents === true && query.allowWatchBookmarks) session.sendBookmark(true);
@@ -176,6 +180,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
         }
         for (const event of replay) session.deliver(event);
       }
+      session.catchingUp = false;
       if (!session.isOpen) return () => undefined;
       const unsubscribe = cache.subscribe(ctx.id, (event, memo) => session.deliver(event, memo));
       session.onEnd(unsubscribe);

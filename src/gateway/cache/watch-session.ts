@@ -134,8 +134,11 @@ export class WatchSession {
     this.options.sink.end();
   }
 
+  /** While true (initial state, replay), a full client buffer does not end the watch. */
+  catchingUp = false;
+
   private send(event: WatchEvent, line: string): void {
     if (!this.open) return;
-    if (!this.options.sink.write(event, line)) this.end();
+    if (!this.options.sink.write(event, line) && !this.catchingUp) this.end();
   }
 }
