@@ -20,7 +20,7 @@ export interface ControllerOptions<T extends KubeObject> {
   listPath: string;
   labelSelector?: string;
   reconcile: (key: string, informer: Informer<T>) => Promise<ReconcileResult | void>;
-  workers?: number; // default 4
+  workers?: number; // default 16: reconciles mostly wait on the upstream, so more of them overlap
   /** Re-queue every key this often, to repair drift in objects that are not watched (default 10 min; 0 = never). */
   resyncMs?: number;
   backoff?: BackoffOptions;
@@ -68,7 +68,7 @@ export function startController<T extends KubeObject>(options: ControllerOptions
   // Workers wait for the first list, so no reconcile runs on a partial view
   // (id uniqueness is judged from the whole store).
   const ready = informer.synced().then(() => {
-    for (let i = 0; i < (options.workers ?? 4); i++) void worker();
+    for (let i = 0; i < (options.workers ?? 16); i++) void worker();
   });
   ready.catch(() => undefined);
   const resyncMs = options.resyncMs ?? 600_000;
