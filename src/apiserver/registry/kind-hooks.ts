@@ -6,6 +6,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
 import { timestamp } from './object-meta.ts';
 import { allocateServiceAddresses } from './service-addresses.ts';
+import { quotaUsage } from './resource-quota.ts';
 
 export interface HookContext {
   now: Date;
@@ -78,6 +79,15 @@ const services = (def: ResourceDef): KindHooks => ({
   prepareForUpdate: (obj, old, ctx) => allocateServiceAddresses(obj, old, ctx.store),
 });
 
+/** A new quota starts with status.hard and status.used filled, as kube's quota controller soon writes them. */
+const resourceQuotas = (def: ResourceDef): KindHooks => ({
+  ...generic(def),
+  prepareForCreate: (obj, ctx) => {
+    const hard = ((obj.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
+    return { ...obj, status: { hard, used: quotaUsage(ctx.store, obj.metadata.namespace ?? '', Object.keys(hard)) } };
+  },
+});
+
 const pvcs = (def: ResourceDef): KindHooks => ({
   ...generic(def),
   prepareForCreate: (obj) => ({ ...obj, status: { phase: 'Pending' } }),
@@ -116,6 +126,7 @@ export function kindHooks(def: ResourceDef): KindHooks {
       case 'pods': return pods(def);
       case 'services': return services(def);
       case 'persistentvolumeclaims': return pvcs(def);
+      case 'resourcequotas': return resourceQuotas(def);
       default: break;
     }
   }

@@ -19,6 +19,7 @@ import { isJsonStore } from '../store/json-store.ts';
 import { watchObjects } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
+import { admitAgainstQuotas } from './resource-quota.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -122,6 +123,8 @@ export class Registry implements ResourceApi {
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
     obj = this.normalizeAndValidate(def, obj, undefined, options);
+    // Validating admission, after the object is known to be valid (kube's order): ResourceQuota.
+    admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) });
     if (options.dryRun) return this.present(def, obj);
     const key = this.key(def, namespace, obj.metadata.name ?? '');
