@@ -28,6 +28,11 @@ export interface AssignIdInput {
   all: Iterable<Tenant>;
   /** Ids handed out by this process and maybe not yet seen in `all`. */
   reserved: ReadonlySet<string>;
+  /**
+   * Ids the platform's own upstream namespaces already spell (`warren-system` → `warren`):
+   * a tenant with such an id would own them, by prefix, in the gateway's eyes.
+   */
+  platform?: ReadonlySet<string>;
   random?: (max: number) => number;
 }
 
@@ -37,6 +42,7 @@ export function decideTenantId(input: AssignIdInput): IdDecision {
   if (tenant.status?.id) return { kind: 'keep', id: tenant.status.id };
   const others = [...input.all].filter((t) => t.metadata.name !== name);
   const wanted = tenant.spec?.id;
+  if (wanted && input.platform?.has(wanted)) return { kind: 'conflict', id: wanted, holder: 'the platform (upstream namespaces already use this prefix)' };
   if (wanted) {
     const claimants = others.filter((t) => t.status?.id === wanted || t.spec?.id === wanted);
     // The same rule as the gateway's directory, so both agree who holds the id.
@@ -44,7 +50,7 @@ export function decideTenantId(input: AssignIdInput): IdDecision {
     if (holder && holder.metadata.name !== name) return { kind: 'conflict', id: wanted, holder: holder.metadata.name ?? '' };
     return { kind: 'assign', id: wanted };
   }
-  const taken = new Set(input.reserved);
+  const taken = new Set([...input.reserved, ...(input.platform ?? [])]);
   for (const t of others) {
     if (t.status?.id) taken.add(t.status.id);
     if (t.spec?.id) taken.add(t.spec.id);
@@ -53,4 +59,17 @@ export function decideTenantId(input: AssignIdInput): IdDecision {
     const id = generateTenantId(input.random);
     if (isTenantId(id) && !taken.has(id)) return { kind: 'assign', id };
   }
+}
+
+/** Warren's own namespace prefix, reserved even before anything upstream uses it. */
+export const ALWAYS_RESERVED = ['warren'];
+
+/** The ids that upstream namespaces not belonging to any tenant already spell as `<id>-…`. */
+export function platformIds(namespaces: Array<{ metadata: { name?: string; labels?: Record<string, string> } }>, tenantLabel: string): Set<string> {
+  const out = new Set(ALWAYS_RESERVED);
+  for (const ns of namespaces) {
+    const match = /^([a-z][a-z0-9]{5})-/.exec(ns.metadata.name ?? '');
+    if (match?.[1] && ns.metadata.labels?.[tenantLabel] !== match[1]) out.add(match[1]);
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // file and each idempotent, so a reconcile interrupted anywhere (crash,
 // conflict, upstream down) is finished by the next one with nothing issued
 // twice. Progress and failures land in conditions and Events.
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
 import type { Tenant, TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
 import { setCondition, type ConditionInput } from '../runtime/conditions.ts';
@@ -10,7 +11,7 @@ import type { ReconcileResult } from '../runtime/controller.ts';
 import type { ObjectClient } from './object-client.ts';
 import { CLEANUP_FINALIZER, ConditionType, Reason } from './reasons.ts';
 import { certificateLifetimeMs, validateTenantSpec } from './validate-spec.ts';
-import { decideTenantId } from './assign-id.ts';
+import { decideTenantId, platformIds } from './assign-id.ts';
 import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
 import { reconcileCredentials } from './reconcile-credentials.ts';
@@ -60,7 +61,11 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     return {};
   }
 
-  const decision = decideTenantId({ tenant, all: deps.tenants(), reserved: deps.reserved, ...(deps.random ? { random: deps.random } : {}) });
+  // Only a tenant still waiting for its id needs to know which prefixes the platform already uses.
+  const platform = tenant.status?.id ? undefined : platformIds(await deps.client.list('/api/v1/namespaces'), TENANT_LABEL);
+  const decision = decideTenantId({
+    tenant, all: deps.tenants(), reserved: deps.reserved, ...(platform ? { platform } : {}), ...(deps.random ? { random: deps.random } : {}),
+  });
   if (decision.kind === 'conflict') {
     const message = `id ${decision.id} is already held by tenant ${decision.holder}`;
     condition({ type: ConditionType.IdAssigned, status: 'False', reason: Reason.IdConflict, message });

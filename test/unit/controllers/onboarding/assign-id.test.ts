@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decideTenantId, generateTenantId } from '../../../../src/controllers/onboarding/assign-id.ts';
+import { decideTenantId, generateTenantId, platformIds } from '../../../../src/controllers/onboarding/assign-id.ts';
 import type { Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
 
 const tenant = (name: string, extra: { specId?: string; statusId?: string; created?: string } = {}): Tenant => ({
@@ -45,4 +45,25 @@ describe('decideTenantId', () => {
       return /^[a-z][a-z0-9]{5}$/.test(id);
     }));
   });
+});
+
+describe('platform prefixes (an id must not claim the platform\'s upstream namespaces)', () => {
+  const namespaces = [
+    { metadata: { name: 'warren-system' } },
+    { metadata: { name: 'calico-system' } },
+    { metadata: { name: 'kube-system' } },
+    { metadata: { name: 'acme01-web', labels: { 'tenancy.warren.dev/tenant': 'acme01' } } },
+  ];
+
+  it('reserves warren always, and the prefixes of namespaces no tenant owns', () => {
+    assert.deepEqual([...platformIds(namespaces, 'tenancy.warren.dev/tenant')].sort(), ['calico', 'warren']);
+  });
+
+  for (const wanted of ['warren', 'calico']) {
+    it(`spec.id "${wanted}" is a conflict with the platform`, () => {
+      const decision = decideTenantId({ tenant: tenant('t', { specId: wanted }), all: [], reserved: new Set(), platform: platformIds(namespaces, 'tenancy.warren.dev/tenant') });
+      assert.equal(decision.kind, 'conflict');
+    });
+  }
+
 });
