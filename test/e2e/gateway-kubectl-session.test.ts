@@ -17,12 +17,6 @@ const NS = 'e2e';
 /** The ids of TWO_TENANTS in gateway-harness.ts: neither may leak into what the tenant sees. */
 const PREFIXES = /acme01|globx1/;
 
-/** Why the custom-resource steps are todo: a gateway bug, reproduced in the report. */
-const DISCOVERY_LAG = 'gateway discovery lags CRD Established by up to 2 s: `kubectl apply -f gadget.yaml` right after '
-  + '`kubectl wait --for=condition=Established crd/gadgets.e2e.warren.dev` fails with: error: resource mapping not found for '
-  + 'name: "g1" namespace: "" from ".../gadget.yaml": no matches for kind "Gadget" in version "e2e.warren.dev/v1" '
-  + '(ensure CRDs are installed first); the same session against `warren apiserver` passes';
-
 interface Up { upstream: string; kubeconfigs: Record<string, string> }
 interface KOptions { input?: string; env?: Record<string, string>; timeoutMs?: number }
 
@@ -195,7 +189,7 @@ for (const version of ['1.27', '1.33']) {
     // (src/gateway/answered/discovery.ts), and `api-resources` just filled it; so
     // right after `wait --for=condition=Established`, kubectl's refetch of /apis
     // still gets the document without the new group.
-    it('CRD: create, wait Established, create and get a custom resource', { todo: DISCOVERY_LAG }, async () => {
+    it('CRD: create, wait Established, create and get a custom resource', async () => {
       assert.equal(ok(await k(['apply', '-f', join(FIXTURES, 'gadget-crd.yaml')]), 'crd'), 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev created\n');
       const waited = ok(await k(['wait', '--for=condition=Established', 'crd/gadgets.e2e.warren.dev', '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
       assert.equal(waited, 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev condition met\n');
@@ -213,7 +207,7 @@ for (const version of ['1.27', '1.33']) {
     });
 
     // Needs g1, which the CRD step could not create (see DISCOVERY_LAG).
-    it('delete the custom resource', { todo: `follows from the CRD step: ${DISCOVERY_LAG}` }, async () => {
+    it('delete the custom resource', async () => {
       assert.equal(ok(await kn(['delete', 'gadget', 'g1']), 'delete cr'), 'gadget.e2e.warren.dev "g1" deleted\n');
     });
 

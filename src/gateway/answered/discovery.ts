@@ -19,7 +19,10 @@ export interface DiscoveryService {
 }
 
 const AGGREGATED = /as=APIGroupDiscoveryList/;
-const TTL_MS = 2_000;
+// Discovery is read fresh from the upstream on every request: kubectl caches it itself, and a
+// shared cache here made a just-Established CRD invisible for up to its lifetime (kubectl's
+// `wait --for=condition=Established` then `apply` of a custom resource failed).
+const TTL_MS = 0;
 const notFound = (): ApiError => new ApiError('NotFound', 'the server could not find the requested resource', {});
 
 export function createDiscoveryService(upstream: Upstream): DiscoveryService {

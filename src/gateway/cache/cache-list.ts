@@ -67,7 +67,12 @@ async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterab
   return { rv, objects: cache.objectsOf(ctx.id).map((obj) => [objectKey(obj), obj] as [string, KubeObject]) };
 }
 
-export async function listFromCache(plan: ListPlan): Promise<KubeList> {
+interface Page {
+  items: KubeObject[];
+  metadata: KubeList['metadata'];
+}
+
+async function pageOf(plan: ListPlan): Promise<Page> {
   const { ctx, query, predicate, shape } = plan;
   const snapshot = await snapshotOf(plan);
   const selected: [string, KubeObject][] = [];
@@ -84,14 +89,43 @@ export async function listFromCache(plan: ListPlan): Promise<KubeList> {
     if (last) metadata.continue = encodeContinue(ctx.id, { rv: snapshot.rv, after: last[0] }, shape.crdNames);
     if (predicate.everything) metadata.remainingItemCount = selected.length - page.length;
   }
-  // The cache's objects are shared by every reader: translate copies.
-  const items = page.map(([, obj]) => structuredClone(obj));
-  const list = toTenantList(ctx, { apiVersion: shape.apiVersion, kind: shape.listKind, metadata, items });
-  if (!shape.itemsCarryKind) {
-    for (const item of list.items) {
-      delete item.apiVersion;
-      delete item.kind;
-    }
+  return { items: page.map(([, obj]) => obj), metadata };
+}
+
+function tenantItem(plan: ListPlan, obj: KubeObject): KubeObject | undefined {
+  // The cache's objects are shared by every reader: translate a copy.
+  const item = toTenantList(plan.ctx, { apiVersion: plan.shape.apiVersion, kind: plan.shape.listKind, metadata: {}, items: [structuredClone(obj)] }).items[0];
+  if (item && !plan.shape.itemsCarryKind) {
+    delete item.apiVersion;
+    delete item.kind;
   }
-  return list;
+  return item;
+}
+
+export async function listFromCache(plan: ListPlan): Promise<KubeList> {
+  const page = await pageOf(plan);
+  const items = page.items.map((obj) => tenantItem(plan, obj)).filter((i): i is KubeObject => i !== undefined);
+  return { apiVersion: plan.shape.apiVersion, kind: plan.shape.listKind, metadata: page.metadata, items };
+}
+
+/**
+ * Each cached object belongs to one tenant and is replaced (a new object) on every change:
+ * its translated JSON can be kept beside it and reused by every LIST until it changes.
+ */
+const tenantJson = new WeakMap<KubeObject, string | null>();
+
+/** The same list as listFromCache, as JSON text joined from per-object translations kept between LISTs. */
+export async function listTextFromCache(plan: ListPlan): Promise<string> {
+  const page = await pageOf(plan);
+  const texts: string[] = [];
+  for (const obj of page.items) {
+    let text = tenantJson.get(obj);
+    if (text === undefined) {
+      const item = tenantItem(plan, obj);
+      text = item ? JSON.stringify(item) : null;
+      tenantJson.set(obj, text);
+    }
+    if (text !== null) texts.push(text);
+  }
+  return `{"apiVersion":${JSON.stringify(plan.shape.apiVersion)},"kind":${JSON.stringify(plan.shape.listKind)},"metadata":${JSON.stringify(page.metadata)},"items":[${texts.join(',')}]}`;
 }

@@ -22,6 +22,8 @@ export interface CacheServerOptions {
 /** Is this a read the cache can take: a collection read across the tenant's namespaces or cluster-scoped objects, not a Table. */
 export function cacheable(req: IncomingMessage, info: RequestInfo, fwd: ForwardedRequest): boolean {
   if (info.verb !== 'list' && info.verb !== 'watch') return false;
+  // Reads in one namespace go upstream: tried from the cache, they lost read-your-writes on a
+  // resource the cache had not yet opened, and waited on a hung upstream's probe.
   if (fwd.namespace !== '' || info.subresource !== '') return false;
   const accept = req.headers.accept ?? '';
   return !/as=(Table|PartialObjectMetadata)/.test(accept);
@@ -56,9 +58,9 @@ export function createCacheServer(cache: SharedCache, options: CacheServerOption
   return async (req, res, ctx, info, fwd) => {
     if (!cacheable(req, info, fwd)) return false;
     if (info.verb === 'list') {
-      const list = await cache.list(ctx, fwd);
-      if (!list) return false;
-      sendJsonBody(res, 200, list);
+      const text = await cache.listText(ctx, fwd);
+      if (text === undefined) return false;
+      sendJsonBody(res, 200, text);
       return true;
     }
     const sink = httpWatchSink(res, maxBufferBytes);

@@ -10,7 +10,7 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { compileCachePredicate, type CachePredicate } from './cache-selector.ts';
 import { parseCacheQuery, type CacheQuery } from './cache-query.ts';
-import { awaitVersion, listFromCache } from './cache-list.ts';
+import { awaitVersion, listFromCache, listTextFromCache } from './cache-list.ts';
 import { ResourceCache } from './resource-cache.ts';
 import { resourceVersionOf } from './resource-version.ts';
 import { shapeOf, type ResourceShape } from './resource-shape.ts';
@@ -41,6 +41,8 @@ export interface SharedCacheOptions {
 export interface SharedCache {
   /** The tenant's list in its own terms; undefined when the cache does not serve this request (forward it). */
   list(ctx: TenantContext, request: CacheRequest): Promise<KubeList | undefined>;
+  /** The same list as JSON text, from per-object translations kept between LISTs. */
+  listText(ctx: TenantContext, request: CacheRequest): Promise<string | undefined>;
   /**
    * Starts a tenant watch feeding sink; resolves to a function that ends it, or
    * undefined when the cache does not serve this request. Throws ApiError before
@@ -150,6 +152,18 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
         consistencyWaitMs: options.consistencyWaitMs ?? 100,
       };
       return await listFromCache(options.consistentReads === false ? plan : { ...plan, latestUpstreamRv: () => latestUpstreamRv(request.path) });
+    },
+
+    async listText(ctx, request) {
+      const prepared = await prepare(ctx, request);
+      if (!prepared) return undefined;
+      const { entry, query, predicate } = prepared;
+      const plan = {
+        cache: entry.cache, ctx, query, predicate, shape: entry.shape,
+        freshnessTimeoutMs: options.freshnessTimeoutMs ?? 3_000,
+        consistencyWaitMs: options.consistencyWaitMs ?? 100,
+      };
+      return await listTextFromCache(options.consistentReads === false ? plan : { ...plan, latestUpstreamRv: () => latestUpstreamRv(request.path) });
     },
 
     async watch(ctx, request, sink) {
