@@ -12,6 +12,8 @@ export interface WarrenOptions {
   port: number;
   /** The URL tenants use to reach the gateway, written into their kubeconfigs (default: the listen address). */
   externalUrl?: string | undefined;
+  /** Upstream audit attribution (self-impersonation with tenant extras); off by default. */
+  auditAttribution?: { upstreamUser: string };
   /** More that must hold before the gateway's /readyz answers 200. */
   readiness?: () => boolean;
   log: (line: string) => void;
@@ -30,6 +32,7 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
   const gateway = await startGateway({
     upstream: options.upstream, host: options.host, port: options.port, log: options.log,
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
   });
   const onboarding = startOnboardingController({
     upstream: options.upstream,

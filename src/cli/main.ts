@@ -17,6 +17,7 @@ Commands:
               --upstream-kubeconfig FILE  (required)
               --listen HOST:PORT  (default 127.0.0.1:6443)
               --external-url URL  (what tenant kubeconfigs point at)
+              --audit-impersonate USER  (Warren's upstream user: requests carry the tenant and user as impersonation extras)
   admin       Platform-admin credentials for the provisioning API: token | certificate
   tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
   help        Show this help

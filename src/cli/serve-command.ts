@@ -14,6 +14,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       'upstream-kubeconfig': { type: 'string' },
       listen: { type: 'string', default: '127.0.0.1:6443' },
       'external-url': { type: 'string' },
+      'audit-impersonate': { type: 'string' },
     },
     strict: true,
   });
@@ -25,7 +26,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   const { host, port } = parseListen(values.listen);
   const log = jsonLogger('warren');
   const upstream = createUpstream({ path: kubeconfig });
-  const warren = await startWarren({ upstream, host, port, externalUrl: values['external-url'], log });
+  const auditUser = values['audit-impersonate'];
+  const warren = await startWarren({ upstream, host, port, externalUrl: values['external-url'], log, ...(auditUser ? { auditAttribution: { upstreamUser: auditUser } } : {}) });
   process.stdout.write(`warren gateway ready at ${warren.gateway.url}\n`);
   await untilSignal();
   await warren.stop();

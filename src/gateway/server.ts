@@ -23,7 +23,7 @@ import { createDiscoveryService } from './answered/discovery.ts';
 import { createOpenApiService } from './answered/openapi.ts';
 import { createProxy } from './proxy/proxy-adapter.ts';
 import { createForwarder } from './forward/forwarder.ts';
-import { createResponsePipe } from './forward/response-pipe.ts';
+import { createResponsePipe, type AuditAttribution } from './forward/response-pipe.ts';
 import { createGatewayHandler } from './handler.ts';
 import { createUpgradeHandler } from './upgrade-handler.ts';
 import { createSecurityLog, type SecurityLog } from './security-log.ts';
@@ -42,6 +42,8 @@ export interface GatewayOptions {
   oidcIssuers?: OidcIssuerConfig[];
   /** Use this directory instead of Tenant objects upstream (tests, single-tenant setups). */
   tenants?: TenantDirectory;
+  /** Upstream audit attribution by self-impersonation with tenant extras (off by default). */
+  auditAttribution?: AuditAttribution;
   /** How long upstream may take to answer a request's head (default 60 s); 504 after that. */
   upstreamTimeoutMs?: number;
   /** More that must hold before /readyz answers 200 (e.g. `warren up` waiting for its tenants). */
@@ -98,7 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     policies: createTenantPolicies(rbac),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
-    forwarder: createForwarder(upstream, createResponsePipe(proxy), (id) => directory.byId(id)?.podSecurity ?? 'baseline'),
+    forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),

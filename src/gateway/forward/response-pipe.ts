@@ -78,8 +78,28 @@ function upstreamAccept(req: IncomingMessage): string {
   return /as=Table/.test(accept) ? 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' : 'application/json';
 }
 
-function target(req: IncomingMessage, prepared: PreparedRequest): { path: string; headers: Record<string, string>; body?: Buffer } {
-  const headers: Record<string, string> = { accept: upstreamAccept(req) };
+/**
+ * Attribution for the upstream's audit log, when configured: Warren impersonates its own
+ * upstream identity (so it keeps exactly its own permissions) with extra fields naming the
+ * tenant and the tenant user. The upstream must let Warren impersonate itself and set
+ * userextras/warren.dev~1tenant and userextras/warren.dev~1user.
+ */
+export interface AuditAttribution {
+  /** Warren's own user name on the upstream (e.g. system:serviceaccount:warren-system:warren). */
+  upstreamUser: string;
+}
+
+export function attributionHeaders(attribution: AuditAttribution | undefined, ctx: TenantContext): Record<string, string> {
+  if (!attribution) return {};
+  return {
+    'impersonate-user': attribution.upstreamUser,
+    'impersonate-extra-warren.dev%2ftenant': ctx.id,
+    ...(ctx.user ? { 'impersonate-extra-warren.dev%2fuser': ctx.user } : {}),
+  };
+}
+
+function target(req: IncomingMessage, prepared: PreparedRequest, extra: Record<string, string> = {}): { path: string; headers: Record<string, string>; body?: Buffer } {
+  const headers: Record<string, string> = { accept: upstreamAccept(req), ...extra };
   const out: { path: string; headers: Record<string, string>; body?: Buffer } = { path: withQuery(prepared.path, prepared.query), headers };
   if (prepared.bodyConsumed) {
     out.body = prepared.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(prepared.body));
@@ -88,14 +108,14 @@ function target(req: IncomingMessage, prepared: PreparedRequest): { path: string
   return out;
 }
 
-export function createResponsePipe(proxy: Proxy): ResponsePipe {
+export function createResponsePipe(proxy: Proxy, attribution?: AuditAttribution): ResponsePipe {
   return {
     sendTranslated(res, ctx, status, body) {
       sendJsonBody(res, status, translateBody(ctx, body));
     },
     json(req, res, ctx, prepared, hint) {
       proxy.forward(req, res, {
-        ...target(req, prepared),
+        ...target(req, prepared, attributionHeaders(attribution, ctx)),
         onResponse: (upstreamRes) => {
           void sendTranslatedJson(upstreamRes, res, { translate: (body) => translateBody(ctx, body, hint), scrubWarning: (w) => scrubText(ctx.id, w) });
         },
@@ -103,7 +123,7 @@ export function createResponsePipe(proxy: Proxy): ResponsePipe {
     },
     watch(req, res, ctx, prepared, hint) {
       proxy.forward(req, res, {
-        ...target(req, prepared),
+        ...target(req, prepared, attributionHeaders(attribution, ctx)),
         stream: true,
         onResponse: (upstreamRes) => {
           void sendTranslatedWatch(upstreamRes, res, {
@@ -120,7 +140,7 @@ export function createResponsePipe(proxy: Proxy): ResponsePipe {
     },
     stream(req, res, ctx, prepared) {
       proxy.forward(req, res, {
-        ...target(req, prepared),
+        ...target(req, prepared, attributionHeaders(attribution, ctx)),
         stream: true,
         headers: { accept: '*/*' },
         onResponse: (upstreamRes) => {
