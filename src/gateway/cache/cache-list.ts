@@ -26,6 +26,8 @@ export interface ListPlan {
   latestUpstreamRv?: () => Promise<number | undefined>;
   /** Bounded wait for latestUpstreamRv (the cache may have no event to reach it with). */
   consistencyWaitMs: number;
+  /** Serve only a cache proven current (it reached the upstream's version); otherwise decline. */
+  requireFresh?: boolean;
 }
 
 // kube-apiserver's words when an Exact list's version is no longer available.
@@ -42,7 +44,7 @@ export async function awaitVersion(cache: ResourceCache, rv: number, timeoutMs: 
   throw tooLargeResourceVersion(rv, cache.currentRv());
 }
 
-async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterable<[string, KubeObject]>; after?: string }> {
+async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterable<[string, KubeObject]>; after?: string } | undefined> {
   const { cache, ctx, query } = plan;
   if (query.continueToken !== undefined) {
     const position = decodeContinue(ctx.id, query.continueToken, plan.shape.crdNames);
@@ -55,7 +57,8 @@ async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterab
     const latest = await plan.latestUpstreamRv();
     // Best effort: an upstream write to another resource moves the version too, and no event
     // of this one will bring the cache there; after the wait the cache is as fresh as it gets.
-    if (latest !== undefined) await cache.waitFor(latest, plan.consistencyWaitMs);
+    const reached = latest !== undefined && await cache.waitFor(latest, plan.consistencyWaitMs);
+    if (plan.requireFresh && !reached) return undefined;
   }
   if (asked !== undefined && asked > 0) await awaitVersion(cache, asked, plan.freshnessTimeoutMs);
   if (query.exact && asked !== undefined) {
@@ -72,9 +75,10 @@ interface Page {
   metadata: KubeList['metadata'];
 }
 
-async function pageOf(plan: ListPlan): Promise<Page> {
+async function pageOf(plan: ListPlan): Promise<Page | undefined> {
   const { ctx, query, predicate, shape } = plan;
   const snapshot = await snapshotOf(plan);
+  if (!snapshot) return undefined;
   const selected: [string, KubeObject][] = [];
   for (const entry of snapshot.objects) {
     if (snapshot.after !== undefined && entry[0] <= snapshot.after) continue;
@@ -103,7 +107,8 @@ function tenantItem(plan: ListPlan, obj: KubeObject): KubeObject | undefined {
 }
 
 export async function listFromCache(plan: ListPlan): Promise<KubeList> {
-  const page = await pageOf(plan);
+  const page = await pageOf({ ...plan, requireFresh: false });
+  if (!page) throw new Error('unreachable: a list without requireFresh always has a page');
   const items = page.items.map((obj) => tenantItem(plan, obj)).filter((i): i is KubeObject => i !== undefined);
   return { apiVersion: plan.shape.apiVersion, kind: plan.shape.listKind, metadata: page.metadata, items };
 }
@@ -115,8 +120,9 @@ export async function listFromCache(plan: ListPlan): Promise<KubeList> {
 const tenantJson = new WeakMap<KubeObject, string | null>();
 
 /** The same list as listFromCache, as JSON text joined from per-object translations kept between LISTs. */
-export async function listTextFromCache(plan: ListPlan): Promise<string> {
+export async function listTextFromCache(plan: ListPlan): Promise<string | undefined> {
   const page = await pageOf(plan);
+  if (!page) return undefined;
   const texts: string[] = [];
   for (const obj of page.items) {
     let text = tenantJson.get(obj);

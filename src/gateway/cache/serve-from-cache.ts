@@ -29,6 +29,23 @@ export function cacheable(req: IncomingMessage, info: RequestInfo, fwd: Forwarde
   return !/as=(Table|PartialObjectMetadata)/.test(accept);
 }
 
+/**
+ * A read in one namespace is the same read across namespaces narrowed by a
+ * metadata.namespace field selector (upstream spelling, like the rest of the
+ * translated query): one cache per resource serves both.
+ */
+export function acrossNamespaces(fwd: ForwardedRequest): ForwardedRequest {
+  if (!fwd.namespace || !fwd.namespaced) return fwd;
+  const prefix = `/namespaces/${encodeURIComponent(fwd.namespace)}/`;
+  const at = fwd.path.indexOf(prefix);
+  if (at < 0) return fwd;
+  const query = new URLSearchParams(fwd.query);
+  const field = `metadata.namespace=${fwd.namespace}`;
+  const existing = query.get('fieldSelector');
+  query.set('fieldSelector', existing ? `${existing},${field}` : field);
+  return { ...fwd, path: `${fwd.path.slice(0, at)}/${fwd.path.slice(at + prefix.length)}`, query, namespace: '' };
+}
+
 function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink & { head(): void } {
   const head = (): void => {
     if (res.headersSent) return;
@@ -56,6 +73,19 @@ function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink &
 export function createCacheServer(cache: SharedCache, options: CacheServerOptions = {}): ServeFromCache {
   const maxBufferBytes = options.maxWatchBufferBytes ?? 1024 * 1024;
   return async (req, res, ctx, info, fwd) => {
+    // A LIST in one namespace is served from the resource's cache only when an all-namespaces
+    // read or watch already keeps that cache warm, and only if it provably caught up with the
+    // upstream (read-your-writes). It does not open the cache itself: a cache opened in the
+    // background starts at its own version, and a watch resuming from an older list version
+    // would then get 410 where the upstream would have served it.
+    if (info.verb === 'list' && fwd.namespace !== '' && info.subresource === '' && !/as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '')) {
+      const across = acrossNamespaces(fwd);
+      if (across === fwd || !cache.isWarm(across)) return false;
+      const text = await cache.listText(ctx, across, true);
+      if (text === undefined) return false;
+      sendJsonBody(res, 200, text);
+      return true;
+    }
     if (!cacheable(req, info, fwd)) return false;
     if (info.verb === 'list') {
       const text = await cache.listText(ctx, fwd);

@@ -31,6 +31,8 @@ export interface SharedCacheOptions {
   consistentReads?: boolean;
   /** Upper bound of that catch-up wait (default 100 ms). */
   consistencyWaitMs?: number;
+  /** Upper bound of the upstream version probe itself (default 1 s). */
+  consistencyProbeMs?: number;
   /** A cache not synced by then does not serve the request: it is forwarded (default 10 s). */
   syncTimeoutMs?: number;
   /** Watch length without timeoutSeconds: kube's random 30–60 min by default. */
@@ -41,8 +43,13 @@ export interface SharedCacheOptions {
 export interface SharedCache {
   /** The tenant's list in its own terms; undefined when the cache does not serve this request (forward it). */
   list(ctx: TenantContext, request: CacheRequest): Promise<KubeList | undefined>;
-  /** The same list as JSON text, from per-object translations kept between LISTs. */
-  listText(ctx: TenantContext, request: CacheRequest): Promise<string | undefined>;
+  /**
+   * The same list as JSON text, from per-object translations kept between LISTs. With
+   * requireFresh, undefined unless the cache provably caught up with the upstream.
+   */
+  listText(ctx: TenantContext, request: CacheRequest, requireFresh?: boolean): Promise<string | undefined>;
+  /** Is the resource's cache already open and synced (so a read costs no upstream LIST)? */
+  isWarm(request: CacheRequest): boolean;
   /**
    * Starts a tenant watch feeding sink; resolves to a function that ends it, or
    * undefined when the cache does not serve this request. Throws ApiError before
@@ -88,8 +95,11 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
   sweeper.unref();
 
   async function latestUpstreamRv(path: string): Promise<number | undefined> {
-    const res = await upstream.request<KubeList>('GET', `${path}?limit=1`);
-    return res.status === 200 ? resourceVersionOf(res.body.metadata.resourceVersion) : undefined;
+    // Bounded: a slow or hung upstream must not hold a read the cache can answer.
+    const probe = upstream.request<KubeList>('GET', `${path}?limit=1`)
+      .then((res) => (res.status === 200 ? resourceVersionOf(res.body.metadata.resourceVersion) : undefined), () => undefined);
+    const deadline = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), options.consistencyProbeMs ?? 1_000).unref());
+    return Promise.race([probe, deadline]);
   }
 
   async function open(path: string, namespaced: boolean): Promise<Entry | undefined> {
@@ -154,7 +164,12 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       return await listFromCache(options.consistentReads === false ? plan : { ...plan, latestUpstreamRv: () => latestUpstreamRv(request.path) });
     },
 
-    async listText(ctx, request) {
+    isWarm(request) {
+      const entry = live.get(request.path);
+      return entry !== undefined && entry.cache.isSynced();
+    },
+
+    async listText(ctx, request, requireFresh = false) {
       const prepared = await prepare(ctx, request);
       if (!prepared) return undefined;
       const { entry, query, predicate } = prepared;
@@ -163,7 +178,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
         freshnessTimeoutMs: options.freshnessTimeoutMs ?? 3_000,
         consistencyWaitMs: options.consistencyWaitMs ?? 100,
       };
-      return await listTextFromCache(options.consistentReads === false ? plan : { ...plan, latestUpstreamRv: () => latestUpstreamRv(request.path) });
+      return await listTextFromCache({ ...plan, requireFresh, latestUpstreamRv: () => latestUpstreamRv(request.path), ...(requireFresh ? { consistencyWaitMs: 1_000 } : {}) });
     },
 
     async watch(ctx, request, sink) {
