@@ -5,36 +5,20 @@
 // may show a tenant prefix (its own or the other tenant's).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectl, type KubectlResult } from '../helpers/kubectl.ts';
 import { REPO_ROOT } from '../helpers/warren-process.ts';
+import { startGatewayProcess, type GatewayUp as Up } from '../helpers/gateway-process.ts';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures');
 const NS = 'e2e';
 /** The ids of TWO_TENANTS in gateway-harness.ts: neither may leak into what the tenant sees. */
 const PREFIXES = /acme01|globx1/;
 
-interface Up { upstream: string; kubeconfigs: Record<string, string> }
 interface KOptions { input?: string; env?: Record<string, string>; timeoutMs?: number }
-
-async function startGatewayProcess(): Promise<{ child: ChildProcess; up: Up }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const up = await new Promise<Up>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s:\n${out}`)), 30_000);
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /^READY (.*)$/m.exec(out);
-      if (m) { clearTimeout(timer); resolve(JSON.parse(m[1]!) as Up); }
-    });
-    child.stderr!.on('data', (d) => { out += String(d); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`gateway exited ${code}:\n${out}`)); });
-  });
-  return { child, up };
-}
 
 function ok(r: KubectlResult, what: string): string {
   assert.equal(r.code, 0, `${what} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);

@@ -1,0 +1,23 @@
+// Starts test/helpers/gateway-up.ts (embedded upstream + gateway + two tenants)
+// as a child process for kubectl e2e tests, and reads its READY line.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from './warren-process.ts';
+
+export interface GatewayUp { upstream: string; kubeconfigs: Record<string, string> }
+
+export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: GatewayUp }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const up = await new Promise<GatewayUp>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s:\n${out}`)), 30_000);
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /^READY (.*)$/m.exec(out);
+      if (m) { clearTimeout(timer); resolve(JSON.parse(m[1]!) as GatewayUp); }
+    });
+    child.stderr!.on('data', (d) => { out += String(d); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`gateway exited ${code}:\n${out}`)); });
+  });
+  return { child, up };
+}
