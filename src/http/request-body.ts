@@ -36,6 +36,20 @@ function tooLarge(limit: number): ApiError {
   return new ApiError('RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
 }
 
+export type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';
+
+const PATCH_KINDS: Record<string, PatchKind> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+/** Which kind of PATCH a Content-Type names, or undefined for one kube does not accept (415). */
+export function patchKindOf(contentType: string | undefined): PatchKind | undefined {
+  return PATCH_KINDS[mediaType(contentType)];
+}
+
 /** The media type without parameters, lower-cased. */
 export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';

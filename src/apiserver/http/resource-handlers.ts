@@ -5,8 +5,8 @@ import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { PatchType, WriteOptions } from '../registry/resource-api.ts';
-import { decodeBody, mediaType, readBody } from '../../http/request-body.ts';
+import type { WriteOptions } from '../registry/resource-api.ts';
+import { decodeBody, patchKindOf, readBody } from '../../http/request-body.ts';
 import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
 import { serveWatch, type WatchSettings } from './watch-stream.ts';
@@ -26,12 +26,6 @@ export interface ResourceContext {
 /** Registries that answer DELETE with the deleted object rather than a Status (kube's ReturnDeletedObject). */
 const RETURNS_DELETED_OBJECT = new Set(['pods', 'podtemplates', 'persistentvolumes', 'namespaces']);
 
-const PATCH_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
 
 function warningHeaders(options: WriteOptions): Record<string, string> {
   const warnings = options.warnings ?? [];
@@ -111,7 +105,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       return;
     }
     case 'patch': {
-      const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
+      const type = patchKindOf(ctx.req.headers['content-type']);
       if (!type) {
         throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
       }

@@ -4,22 +4,15 @@
 import { ApiError, badRequest, conflict, methodNotAllowed } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef, ScaleSubresource } from '../../core/resources/resource-def.ts';
-import { decodeBody, mediaType, readBody } from '../../http/request-body.ts';
+import { decodeBody, patchKindOf, readBody } from '../../http/request-body.ts';
 import { sendJson } from './respond.ts';
 import { applyFieldManager, writeOptions } from './query-options.ts';
 import type { ResourceContext } from './resource-handlers.ts';
 import type { TokenIssuer } from '../auth/token-issuer.ts';
-import type { PatchType } from '../registry/resource-api.ts';
 import { applyJsonPatch } from '../../core/patch/json-patch.ts';
 import { applyMergePatch } from '../../core/patch/merge-patch.ts';
 import { readPath, writePath } from './json-paths.ts';
 
-const PATCH_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
 
 export async function handleSubresource(ctx: ResourceContext, tokens: TokenIssuer): Promise<void> {
   const { def, info } = ctx;
@@ -55,7 +48,7 @@ async function handleStatus(ctx: ResourceContext): Promise<void> {
     return;
   }
   if (info.verb === 'patch') {
-    const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
+    const type = patchKindOf(ctx.req.headers['content-type']);
     if (!type) throw new ApiError('UnsupportedMediaType', 'the body of the request was in an unknown format');
     applyFieldManager(options, ua, type === 'apply');
     const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
@@ -112,7 +105,7 @@ async function handleScale(ctx: ResourceContext, paths: ScaleSubresource): Promi
   const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
   if (info.verb === 'update') desired = body as KubeObject;
   else if (info.verb === 'patch') {
-    const type = PATCH_TYPES[mediaType(ctx.req.headers['content-type'])];
+    const type = patchKindOf(ctx.req.headers['content-type']);
     if (type === 'json') desired = applyJsonPatch(scale, body);
     else if (type === 'merge' || type === 'strategic') desired = applyMergePatch(scale, body);
     else throw new ApiError('UnsupportedMediaType', 'the body of the request was in an unknown format');

@@ -8,10 +8,10 @@ import type { KubeObject } from '../../core/types.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
-import { mediaType } from '../../http/request-body.ts';
+import { patchKindOf } from '../../http/request-body.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
-import { patchByReadModifyWrite, PATCH_TYPES } from './patch-by-update.ts';
+import { patchByReadModifyWrite } from './patch-by-update.ts';
 import { bodyTypeOf, kindHintOf } from './body-type.ts';
 import { forcePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
@@ -48,7 +48,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
         return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, bodyConsumed: true };
       }
       if (info.verb === 'patch') {
-        const type = PATCH_TYPES[mediaType(req.headers['content-type'])];
+        const type = patchKindOf(req.headers['content-type']);
         if (!type) {
           throw new ApiError('UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json');
         }
