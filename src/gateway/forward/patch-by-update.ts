@@ -14,12 +14,6 @@ import { definitionNameFor } from '../../core/patch/type-resolver.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 
-export const PATCH_TYPES: Record<string, 'json' | 'merge' | 'strategic' | 'apply'> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
 
 const MAX_ATTEMPTS = 5;
 
@@ -67,6 +61,9 @@ export async function patchByReadModifyWrite(input: PatchInput): Promise<Upstrea
     desired.metadata.resourceVersion = live.metadata.resourceVersion;
     const written = await upstream.request('PUT', withQuery(prepared.path, prepared.query), desired);
     const isConflict = written.status === 409 && (written.body as { reason?: string } | undefined)?.reason === 'Conflict';
-    if (!isConflict || pinned || attempt >= MAX_ATTEMPTS) return written;
+    // The tenant's view carries the live resourceVersion, so `pinned` is set on every pass; a patch
+    // that named another version was refused above. A conflict here is a concurrent writer
+    // (a controller updating status): read again and re-apply, as kube-apiserver does.
+    if (!isConflict || attempt >= MAX_ATTEMPTS) return written;
   }
 }
