@@ -1,8 +1,11 @@
 // A per-key work queue, as client-go's workqueue: a key waits at most once
 // (dedup), is never handed to two workers at the same time (a key added while
 // it is being processed is queued again when that ends), and failures come
-// back after a per-key exponential backoff that success forgets.
+// back after a per-key exponential backoff that success forgets. With
+// `shardOf`, waiting keys are served round-robin by shard (tenant), so one
+// tenant's burst does not delay another's key (sharded-fifo.ts).
 import { Backoff, type BackoffOptions } from '../../kube/backoff.ts';
+import { ShardedFifo } from './sharded-fifo.ts';
 
 export interface WorkQueue {
   add(key: string): void;
@@ -21,9 +24,15 @@ export interface WorkQueue {
   shutDown(): void;
 }
 
-export function createWorkQueue(options: { backoff?: BackoffOptions } = {}): WorkQueue {
+export interface WorkQueueOptions {
+  backoff?: BackoffOptions;
+  /** The fairness shard of a key (e.g. its tenant); default: one shard. */
+  shardOf?: (key: string) => string;
+}
+
+export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const backoffOptions: BackoffOptions = { initialMs: 200, maxMs: 60_000, ...options.backoff };
-  const queue: string[] = [];
+  const queue = new ShardedFifo(options.shardOf ?? (() => ''));
   const waiting = new Set<string>(); // in `queue`
   const processing = new Set<string>();
   const dirty = new Set<string>(); // added while processing
