@@ -9,10 +9,9 @@ import { startInformer, objectKey, type Informer } from '../../kube/informer.ts'
 import type { Upstream } from '../../kube/upstream.ts';
 import type { BackoffOptions } from '../../kube/backoff.ts';
 import { createWorkQueue, type WorkQueue } from './work-queue.ts';
+import { startWorkers, type ReconcileResult, type Workers } from './workers.ts';
 
-export interface ReconcileResult {
-  requeueAfterMs?: number;
-}
+export type { ReconcileResult } from './workers.ts';
 
 export interface ControllerOptions<T extends KubeObject> {
   name: string;
@@ -44,31 +43,13 @@ export function startController<T extends KubeObject>(options: ControllerOptions
     log,
     onEvent: (_type, obj) => queue.add(objectKey(obj)),
   });
-  let stopped = false;
-
-  async function worker(): Promise<void> {
-    for (;;) {
-      const key = await queue.get();
-      if (key === undefined || stopped) return;
-      try {
-        const result = await options.reconcile(key, informer);
-        queue.forget(key);
-        if (result?.requeueAfterMs !== undefined && !stopped) queue.addAfter(key, result.requeueAfterMs);
-      } catch (err) {
-        if (!stopped) {
-          log(`${options.name}: reconcile ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
-          queue.addRateLimited(key);
-        }
-      } finally {
-        queue.done(key);
-      }
-    }
-  }
-
   // Workers wait for the first list, so no reconcile runs on a partial view
   // (id uniqueness is judged from the whole store).
+  let workers: Workers | undefined;
+  let stopped = false;
   const ready = informer.synced().then(() => {
-    for (let i = 0; i < (options.workers ?? 16); i++) void worker();
+    if (stopped) return;
+    workers = startWorkers({ name: options.name, queue, count: options.workers ?? 16, reconcile: (key) => options.reconcile(key, informer), log });
   });
   ready.catch(() => undefined);
   const resyncMs = options.resyncMs ?? 600_000;
@@ -83,6 +64,7 @@ export function startController<T extends KubeObject>(options: ControllerOptions
     synced: () => ready,
     stop() {
       stopped = true;
+      workers?.stop();
       if (resync) clearInterval(resync);
       queue.shutDown();
       informer.stop();
