@@ -16,6 +16,8 @@ export interface TenantInfo {
   podSecurity?: 'privileged' | 'baseline' | 'restricted';
   /** Tenant-wide limits enforced by the gateway at admission. */
   quota?: { namespaces?: number; objectsPerResource?: number };
+  /** The tenant's own fairness limits (gateway/fairness), overriding the gateway's defaults. */
+  fairness?: { seats?: number; queueLength?: number; queueTimeoutMs?: number };
 }
 
 export interface TenantDirectory {

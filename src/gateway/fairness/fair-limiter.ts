@@ -1,0 +1,143 @@
+// Seats and queues, per tenant, with fair dispatch. A request runs when its
+// tenant has a free seat and the gateway as a whole has one; otherwise it waits
+// in its tenant's bounded queue. When a seat frees up, queues are served round
+// robin from where the last dispatch stopped, so a tenant with a thousand
+// waiting requests gets one turn like a tenant with one (APF's fair queuing,
+// with one queue per tenant instead of shuffle sharding: tenants are known and
+// few enough to give each its own). No I/O and no timers but the queue
+// deadline, so the rules are unit-tested without a server.
+import type { TenantLimits } from './fairness-config.ts';
+
+export type RejectReason = 'queue-full' | 'queue-timeout';
+
+export class RejectedError extends Error {
+  constructor(readonly reason: RejectReason, readonly running: number, readonly queued: number) {
+    super(reason === 'queue-full' ? 'queue full' : 'timed out waiting for a seat');
+    this.name = 'RejectedError';
+  }
+}
+
+/** Gives the seat back; calling it twice is harmless. */
+export type Release = () => void;
+
+interface Waiter {
+  limits: TenantLimits;
+  resolve(release: Release): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+interface Flow {
+  running: number;
+  queue: Waiter[];
+}
+
+export interface FairLimiterStats {
+  running: number;
+  queued: number;
+  tenants: Record<string, { running: number; queued: number }>;
+}
+
+export class FairLimiter {
+  private readonly flows = new Map<string, Flow>();
+  private running = 0;
+  /** Tenants with waiters, in round-robin order; the head is served next. */
+  private ring: string[] = [];
+
+  constructor(private readonly totalSeats: number) {}
+
+  /**
+   * A seat for one request of `tenant`, at once or after a wait. Rejects with
+   * RejectedError when the queue is full or the wait times out; with the
+   * signal's reason when the client gives up first.
+   */
+  acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
+    const flow = this.flowOf(tenant);
+    if (flow.queue.length === 0 && this.canRun(flow, limits)) return Promise.resolve(this.start(tenant, flow));
+    if (flow.queue.length >= limits.queueLength) {
+      this.forgetIfIdle(tenant, flow);
+      return Promise.reject(new RejectedError('queue-full', flow.running, flow.queue.length));
+    }
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = { limits, resolve, reject, timer: undefined };
+      const leave = (err: Error): void => {
+        const at = flow.queue.indexOf(waiter);
+        if (at < 0) return;
+        flow.queue.splice(at, 1);
+        clearTimeout(waiter.timer);
+        if (flow.queue.length === 0) this.ring = this.ring.filter((t) => t !== tenant);
+        this.forgetIfIdle(tenant, flow);
+        reject(err);
+      };
+      waiter.timer = setTimeout(() => leave(new RejectedError('queue-timeout', flow.running, flow.queue.length - 1)), limits.queueTimeoutMs);
+      // The server keeps the process alive, not a queued request's deadline.
+      waiter.timer.unref();
+      signal?.addEventListener('abort', () => leave(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
+      flow.queue.push(waiter);
+      if (flow.queue.length === 1) this.ring.push(tenant);
+    });
+  }
+
+  stats(): FairLimiterStats {
+    const tenants: FairLimiterStats['tenants'] = {};
+    let queued = 0;
+    for (const [id, flow] of this.flows) {
+      tenants[id] = { running: flow.running, queued: flow.queue.length };
+      queued += flow.queue.length;
+    }
+    return { running: this.running, queued, tenants };
+  }
+
+  private canRun(flow: Flow, limits: TenantLimits): boolean {
+    return flow.running < limits.seats && this.running < this.totalSeats;
+  }
+
+  private start(tenant: string, flow: Flow): Release {
+    flow.running++;
+    this.running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      flow.running--;
+      this.running--;
+      this.forgetIfIdle(tenant, flow);
+      this.dispatch();
+    };
+  }
+
+  /** Serves waiting tenants round robin while seats are free. */
+  private dispatch(): void {
+    let skipped = 0;
+    while (this.ring.length > 0 && this.running < this.totalSeats && skipped < this.ring.length) {
+      const tenant = this.ring.shift() as string;
+      const flow = this.flowOf(tenant);
+      const head = flow.queue[0];
+      if (!head || !this.canRun(flow, head.limits)) {
+        // This tenant is at its own share: it keeps its place at the back, others go first.
+        if (head) this.ring.push(tenant);
+        skipped++;
+        continue;
+      }
+      skipped = 0;
+      flow.queue.shift();
+      clearTimeout(head.timer);
+      if (flow.queue.length > 0) this.ring.push(tenant);
+      head.resolve(this.start(tenant, flow));
+    }
+  }
+
+  private flowOf(tenant: string): Flow {
+    let flow = this.flows.get(tenant);
+    if (!flow) {
+      flow = { running: 0, queue: [] };
+      this.flows.set(tenant, flow);
+    }
+    return flow;
+  }
+
+  // Idle flows are dropped so a gateway that saw ten thousand tenants does not keep ten thousand entries.
+  private forgetIfIdle(tenant: string, flow: Flow): void {
+    if (flow.running === 0 && flow.queue.length === 0) this.flows.delete(tenant);
+  }
+}

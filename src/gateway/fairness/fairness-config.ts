@@ -1,0 +1,46 @@
+// Per-tenant fairness limits, in the spirit of API Priority and Fairness: every
+// tenant is its own flow with a concurrency share (seats) and a bounded queue.
+// Defaults come from the gateway's config; a Tenant may carry its own
+// (TenantInfo.fairness), which wins field by field.
+import type { TenantInfo } from '../tenant-directory.ts';
+
+export interface TenantLimits {
+  /** Requests of this tenant that may run at once. */
+  seats: number;
+  /** Requests that may wait for a seat; beyond this, 429 at once. */
+  queueLength: number;
+  /** How long a request may wait for a seat before it gets 429. */
+  queueTimeoutMs: number;
+}
+
+export interface FairnessConfig {
+  /** Off: every request runs at once (single-tenant setups, benchmarks of the raw path). */
+  enabled?: boolean;
+  defaults?: Partial<TenantLimits>;
+  /** Per-tenant overrides by tenant id, from the gateway's config file. */
+  tenants?: Record<string, Partial<TenantLimits>>;
+  /** Seats for all tenants together (kube's max-requests-inflight, 400 + 200 mutating). */
+  totalSeats?: number;
+  /** The Retry-After of a 429, in seconds (kube's APF answers 1). */
+  retryAfterSeconds?: number;
+}
+
+export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
+export const DEFAULT_TOTAL_SEATS = 600;
+
+/** The limits for one tenant: defaults, then the gateway config, then the Tenant's own. */
+export function buildTenantLimits(config: FairnessConfig, tenantId: string, tenant?: Pick<TenantInfo, 'fairness'>): TenantLimits {
+  const merged: TenantLimits = { ...DEFAULT_LIMITS };
+  for (const layer of [config.defaults, config.tenants?.[tenantId], tenant?.fairness]) {
+    if (!layer) continue;
+    if (isCount(layer.seats, 1)) merged.seats = layer.seats;
+    if (isCount(layer.queueLength, 0)) merged.queueLength = layer.queueLength;
+    if (isCount(layer.queueTimeoutMs, 0)) merged.queueTimeoutMs = layer.queueTimeoutMs;
+  }
+  return merged;
+}
+
+// A broken value in one layer is ignored, not fatal: a bad Tenant must not stop the gateway.
+function isCount(value: number | undefined, min: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
+}

@@ -1,0 +1,70 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FairLimiter, RejectedError, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
+import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+
+const limits = (seats: number, queueLength: number, queueTimeoutMs = 60_000): TenantLimits => ({ seats, queueLength, queueTimeoutMs });
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('FairLimiter', () => {
+  it('runs up to the tenant seats at once, queues the rest, rejects past the queue', async () => {
+    const limiter = new FairLimiter(100);
+    const l = limits(2, 1);
+    const a = await limiter.acquire('a', l);
+    await limiter.acquire('a', l);
+    let third: Release | undefined;
+    void limiter.acquire('a', l).then((r) => { third = r; });
+    await assert.rejects(limiter.acquire('a', l), (err: unknown) => err instanceof RejectedError && err.reason === 'queue-full');
+    assert.deepEqual(limiter.stats().tenants.a, { running: 2, queued: 1 });
+    a();
+    await settled();
+    assert.ok(third, 'the queued request runs when a seat frees up');
+    assert.deepEqual(limiter.stats().tenants.a, { running: 2, queued: 0 });
+  });
+
+  it('one tenant at its share does not hold up another', async () => {
+    const limiter = new FairLimiter(100);
+    await limiter.acquire('a', limits(1, 5));
+    void limiter.acquire('a', limits(1, 5)).catch(() => undefined);
+    const b = await limiter.acquire('b', limits(1, 5));
+    assert.equal(typeof b, 'function');
+    assert.equal(limiter.stats().running, 2);
+  });
+
+  it('serves waiting tenants round robin when the gateway-wide seats are the bottleneck', async () => {
+    const limiter = new FairLimiter(1);
+    const first = await limiter.acquire('a', limits(10, 10));
+    const order: string[] = [];
+    const take = (t: string): void => { void limiter.acquire(t, limits(10, 10)).then((release) => { order.push(t); release(); }); };
+    take('a'); take('a'); take('a'); take('b'); take('c');
+    first();
+    await settled();
+    await settled();
+    assert.deepEqual(order, ['a', 'b', 'c', 'a', 'a']);
+  });
+
+  it('a queued request times out with queue-timeout', async () => {
+    const limiter = new FairLimiter(10);
+    await limiter.acquire('a', limits(1, 1, 10));
+    await assert.rejects(limiter.acquire('a', limits(1, 1, 10)), (err: unknown) => err instanceof RejectedError && err.reason === 'queue-timeout');
+    assert.deepEqual(limiter.stats().tenants.a, { running: 1, queued: 0 });
+  });
+
+  it('a client that gives up leaves the queue; release twice counts once', async () => {
+    const limiter = new FairLimiter(10);
+    const r = await limiter.acquire('a', limits(1, 1));
+    const abort = new AbortController();
+    const waiting = limiter.acquire('a', limits(1, 1), abort.signal);
+    abort.abort(new Error('gone'));
+    await assert.rejects(waiting, /gone/);
+    r();
+    r();
+    assert.deepEqual(limiter.stats(), { running: 0, queued: 0, tenants: {} });
+  });
+
+  it('a queue length of 0 rejects at once when the seats are taken', async () => {
+    const limiter = new FairLimiter(10);
+    await limiter.acquire('a', limits(1, 0));
+    await assert.rejects(limiter.acquire('a', limits(1, 0)), RejectedError);
+  });
+});
