@@ -1,0 +1,116 @@
+// The shape of `warren serve`'s configuration, its defaults, and the JSON
+// Schema that validates it. Every field is documented in docs/operations.md;
+// a field added here must be added there (a unit test compares the two).
+// Field names are camelCase, as Kubernetes component configs are.
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface FairnessLimits {
+  seats?: number;
+  queueLength?: number;
+  queueTimeoutMs?: number;
+}
+
+export interface WarrenConfig {
+  apiVersion: 'config.warren.dev/v1alpha1';
+  kind: 'WarrenConfig';
+  /** HOST:PORT the gateway listens on. */
+  listen: string;
+  /** URL tenants reach the gateway at (written into their kubeconfigs); empty = the listen address. */
+  externalUrl: string;
+  /** Extra DNS names / IPs for the gateway's serving certificate (the Service name, the load balancer). */
+  servingNames: string[];
+  upstream: {
+    /** Path of the upstream kubeconfig; empty with inCluster: the pod's ServiceAccount. */
+    kubeconfig: string;
+    inCluster: boolean;
+    /** Self-impersonation for upstream audit attribution; empty = off. */
+    auditImpersonate: string;
+    timeoutSeconds: number;
+  };
+  audit: {
+    /** JSON-lines audit log; empty = off, "-" = stdout. */
+    logPath: string;
+  };
+  fairness: {
+    enabled: boolean;
+    totalSeats: number;
+    retryAfterSeconds: number;
+    defaults: FairnessLimits;
+    tenants: Record<string, FairnessLimits>;
+  };
+  metrics: {
+    enabled: boolean;
+    /** Per-tenant label values for at most this many tenants (the rest count as "other"); 0 = no tenant label. */
+    tenantLabelLimit: number;
+  };
+  log: { level: LogLevel };
+  leaderElection: {
+    enabled: boolean;
+    namespace: string;
+    leaseName: string;
+    /** Empty = $POD_NAME, else the hostname. */
+    identity: string;
+    leaseDurationSeconds: number;
+    renewDeadlineSeconds: number;
+    retryPeriodSeconds: number;
+  };
+}
+
+export const CONFIG_API_VERSION = 'config.warren.dev/v1alpha1';
+
+export function defaultConfig(): WarrenConfig {
+  return {
+    apiVersion: CONFIG_API_VERSION,
+    kind: 'WarrenConfig',
+    listen: '127.0.0.1:6443',
+    externalUrl: '',
+    servingNames: [],
+    upstream: { kubeconfig: '', inCluster: false, auditImpersonate: '', timeoutSeconds: 60 },
+    audit: { logPath: '' },
+    fairness: { enabled: true, totalSeats: 600, retryAfterSeconds: 1, defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
+    metrics: { enabled: true, tenantLabelLimit: 100 },
+    log: { level: 'info' },
+    leaderElection: {
+      enabled: true, namespace: 'warren-system', leaseName: 'warren-controllers', identity: '',
+      leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2,
+    },
+  };
+}
+
+const int = (minimum: number) => ({ type: 'integer', minimum });
+const num = (exclusiveMinimum: number) => ({ type: 'number', exclusiveMinimum });
+const limits = {
+  type: 'object', additionalProperties: false,
+  properties: { seats: int(1), queueLength: int(0), queueTimeoutMs: int(0) },
+};
+const section = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
+
+/** Unknown fields are errors: a misspelt key must not silently keep a default. */
+export const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiVersion', 'kind'],
+  properties: {
+    apiVersion: { const: CONFIG_API_VERSION },
+    kind: { const: 'WarrenConfig' },
+    listen: { type: 'string', pattern: '^(\\[[^\\]]+\\]|[^:\\[\\]]*):\\d{1,5}$' },
+    externalUrl: { type: 'string', pattern: '^(|https://[^\\s/]+(/\\S*)?)$' },
+    servingNames: { type: 'array', items: { type: 'string', minLength: 1 } },
+    upstream: section({ kubeconfig: { type: 'string' }, inCluster: { type: 'boolean' }, auditImpersonate: { type: 'string' }, timeoutSeconds: num(0) }),
+    audit: section({ logPath: { type: 'string' } }),
+    fairness: section({
+      enabled: { type: 'boolean' }, totalSeats: int(1), retryAfterSeconds: int(0), defaults: limits,
+      tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
+    }),
+    metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),
+    log: section({ level: { enum: ['debug', 'info', 'warn', 'error'] } }),
+    leaderElection: section({
+      enabled: { type: 'boolean' },
+      namespace: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },
+      leaseName: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$' },
+      identity: { type: 'string' },
+      leaseDurationSeconds: int(1), renewDeadlineSeconds: num(0), retryPeriodSeconds: num(0),
+    }),
+  },
+} as const;
