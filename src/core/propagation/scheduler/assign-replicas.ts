@@ -1,0 +1,40 @@
+// The assign phase (Karmada's AssignReplicas): how many replicas each selected cluster gets.
+//   replicas 0 (non-workloads): every selected cluster, no replica counts.
+//   Duplicated (also when replicaScheduling or its type is absent): each gets `replicas`.
+//   Divided + Weighted, static weights (or no weightPreference): assign-static.ts.
+//   Divided + Weighted + dynamicWeight, and Divided + Aggregated: assign-dynamic.ts.
+// Divided with no division preference was defaulted to Weighted (Karmada's webhook does
+// that, see withPlacementDefaults). Clusters that end with 0 replicas are dropped.
+// The result is sorted by cluster name so equal inputs give byte-equal bindings.
+import type { Placement, TargetCluster } from '../karmada-types.ts';
+import { assignByAvailableReplicas } from './assign-dynamic.ts';
+import { assignByStaticWeight } from './assign-static.ts';
+import { fail, type ClusterDetail, type ScheduleInput, type Step } from './types.ts';
+
+const byName = (a: TargetCluster, b: TargetCluster): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Karmada's mutating-webhook default: Divided without a preference means Weighted. */
+export function withPlacementDefaults(placement: Placement): Placement {
+  const s = placement.replicaScheduling;
+  if (s?.replicaSchedulingType !== 'Divided' || s.replicaDivisionPreference) return placement;
+  return { ...placement, replicaScheduling: { ...s, replicaDivisionPreference: 'Weighted' } };
+}
+
+function divided(selected: ClusterDetail[], input: ScheduleInput, placement: Placement): Step<TargetCluster[]> {
+  const s = placement.replicaScheduling;
+  if (s?.replicaDivisionPreference === 'Aggregated') return assignByAvailableReplicas(selected, input, true);
+  if (s?.weightPreference?.dynamicWeight) return assignByAvailableReplicas(selected, input, false);
+  const previous = new Map((input.previous ?? []).map((c) => [c.name, c.replicas ?? 0]));
+  return { ok: true, value: assignByStaticWeight(selected.map((c) => c.cluster), s?.weightPreference?.staticWeightList, input.replicas, previous) };
+}
+
+export function assignReplicas(selected: ClusterDetail[], input: ScheduleInput, placement: Placement): Step<TargetCluster[]> {
+  if (selected.length === 0) return fail('SchedulerError', 'failed to assign replicas: no clusters available to schedule');
+  if (input.replicas <= 0) return { ok: true, value: selected.map((c) => ({ name: c.name })).sort(byName) };
+  if ((placement.replicaScheduling?.replicaSchedulingType ?? 'Duplicated') === 'Duplicated') {
+    return { ok: true, value: selected.map((c) => ({ name: c.name, replicas: input.replicas })).sort(byName) };
+  }
+  const result = divided(selected, input, placement);
+  if (!result.ok) return { ...result, message: `failed to assign replicas: ${result.message}` };
+  return { ok: true, value: result.value.filter((c) => (c.replicas ?? 0) > 0).sort(byName) };
+}
