@@ -15,7 +15,7 @@ import { ApiError } from '../../api-error.ts';
 import type { KubeObject } from '../../types.ts';
 import type { Cluster, OverridePolicy, OverrideRule, Overriders } from '../karmada-types.ts';
 import { PRIORITY_MATCH_ALL, PRIORITY_MISMATCH, selectorsPriority } from '../detector/resource-match.ts';
-import { matchesClusterAffinity } from './cluster-match.ts';
+import { matchesClusterAffinity } from '../scheduler/cluster-affinity.ts';
 import { applyCommandArgsOverrider } from './command-args-overrider.ts';
 import { applyEnvOverrider } from './env-overrider.ts';
 import { applyFieldOverrider } from './field-overrider.ts';
@@ -48,7 +48,7 @@ export function applyOverrides(
       const name = policy.metadata.name ?? '';
       let any = false;
       for (const [rule, field] of rulesOf(policy)) {
-        if (rule.targetCluster && !matchesClusterAffinity(rule.targetCluster, cluster)) continue;
+        if (!matchesClusterAffinity(rule.targetCluster, cluster)) continue;
         any = true;
         try {
           out = applyRule(out, rule.overriders ?? {}, field);
