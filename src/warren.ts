@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startGateway, type RunningGateway } from './gateway/server.ts';
 import { ensureCrds, readCrdFiles } from './kube/ensure-crds.ts';
 import { startOnboardingController } from './controllers/onboarding/start-onboarding-controller.ts';
+import { startClusterController } from './controllers/clusters/start-cluster-controller.ts';
 
 export interface WarrenOptions {
   upstream: Upstream;
@@ -17,6 +18,8 @@ export interface WarrenOptions {
   /** More that must hold before the gateway's /readyz answers 200. */
   readiness?: () => boolean;
   log: (line: string) => void;
+  /** How often member clusters' /readyz is probed (default 10 s). */
+  clusterProbeIntervalMs?: number;
 }
 
 export interface RunningWarren {
@@ -40,11 +43,16 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     gatewayCaPem: gateway.servingCaPem,
     log: options.log,
   });
-  await onboarding.synced();
+  const clusters = startClusterController({
+    upstream: options.upstream, log: options.log,
+    ...(options.clusterProbeIntervalMs !== undefined ? { probeIntervalMs: options.clusterProbeIntervalMs } : {}),
+  });
+  await Promise.all([onboarding.synced(), clusters.synced()]);
   return {
     gateway,
     async stop() {
       onboarding.stop();
+      clusters.stop();
       await gateway.stop();
       options.upstream.close();
     },

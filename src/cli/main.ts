@@ -20,6 +20,7 @@ Commands:
               --audit-impersonate USER  (Warren's upstream user: requests carry the tenant and user as impersonation extras)
   admin       Platform-admin credentials for the provisioning API: token | certificate
   tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
+  member      Manage member clusters: add|list|remove (warren member help)
   help        Show this help
 `;
 
@@ -43,6 +44,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./up-command.ts')).runUpCommand(rest);
     case 'tenant':
       return (await import('./tenant-command.ts')).runTenantCommand(rest);
+    case 'member':
+      return (await import('./member-command.ts')).runMemberCommand(rest);
     case 'admin':
       return (await import('./admin-command.ts')).runAdminCommand(rest);
     case undefined:

@@ -9,6 +9,7 @@ import { createUpstream } from '../kube/upstream-client.ts';
 import { startWarren, type RunningWarren } from '../warren.ts';
 import { applyTenant, readTenantManifests } from './apply-tenants.ts';
 import { waitForTenants, type ReadyTenant } from './wait-for-tenants.ts';
+import { registerMembers } from './register-members.ts';
 
 export interface UpOptions {
   dataDir: string;
@@ -57,6 +58,8 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
     const warren: RunningWarren = await startWarren({ upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady });
     started.push(warren);
     options.progress(`gateway listening at ${warren.gateway.url}`);
+    const registered = await registerMembers(upstream, members);
+    if (registered.length > 0) options.progress(`member clusters registered: ${registered.join(', ')}`);
 
     const manifests = options.tenantsDir ? readTenantManifests(options.tenantsDir) : [];
     for (const tenant of manifests) await applyTenant(upstream, tenant);
