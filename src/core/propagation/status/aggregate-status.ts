@@ -1,0 +1,94 @@
+// The template's status from its members' reflected statuses, per kind
+// (Karmada resourceinterpreter/default/native/aggregatestatus.go).
+// Returns the template's new status, or undefined for kinds Warren does not
+// aggregate (their template status is left alone).
+import type { KubeObject } from '../../types.ts';
+import type { AggregatedStatusItem } from '../karmada-types.ts';
+import { aggregateCronJobStatus, aggregateJobStatus } from './aggregate-job.ts';
+import { SUM_RULES, aggregateReplicaStatus } from './aggregate-replicas.ts';
+import { int, rec } from './status-fields.ts';
+import type { Json } from './status-fields.ts';
+
+export interface AggregateOptions {
+  /** RFC 3339 time for new Job conditions (core code does not read the clock). */
+  now?: string;
+}
+
+export function aggregateStatus(template: KubeObject, items: readonly AggregatedStatusItem[], options: AggregateOptions = {}): Record<string, unknown> | undefined {
+  const t = template as unknown as Json;
+  const kind = template.kind ?? '';
+  const sum = SUM_RULES[kind];
+  if (sum) return aggregateReplicaStatus(sum, t, items);
+  switch (kind) {
+    case 'Job': return aggregateJobStatus(t, items, options.now ?? new Date(0).toISOString());
+    case 'CronJob': return aggregateCronJobStatus(t, items);
+    case 'Service':
+      return rec(t.spec).type === 'LoadBalancer' ? { loadBalancer: { ingress: collectIngress(items) } } : (t.status as Json | undefined);
+    case 'Ingress': return { loadBalancer: { ingress: collectIngress(items) } };
+    case 'PersistentVolumeClaim': return { ...rec(t.status), phase: pvcPhase(items) };
+    case 'Pod': return podStatus(items);
+    case 'PodDisruptionBudget': return pdbStatus(items);
+    default: return undefined;
+  }
+}
+
+/** Every member's load-balancer addresses; an entry without hostname is labelled with its cluster. */
+function collectIngress(items: readonly AggregatedStatusItem[]): Json[] {
+  const out: Json[] = [];
+  for (const item of items) {
+    const ingress = rec(rec(item.status).loadBalancer).ingress;
+    for (const entry of Array.isArray(ingress) ? ingress : []) {
+      const e = { ...rec(entry) };
+      if (!e.hostname) e.hostname = item.clusterName;
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+/** Bound unless some member is not; Lost wins outright. */
+function pvcPhase(items: readonly AggregatedStatusItem[]): string {
+  let phase = 'Bound';
+  for (const item of items) {
+    if (!item.status) continue;
+    const p = item.status.phase;
+    if (p === 'Lost') return 'Lost';
+    if (typeof p === 'string' && p !== 'Bound') phase = p;
+  }
+  return phase;
+}
+
+// Failed > Pending > Running > Succeeded; a member with no status yet counts as Pending.
+const POD_PHASE_ORDER = ['Failed', 'Pending', 'Running', 'Succeeded'];
+
+function podStatus(items: readonly AggregatedStatusItem[]): Json {
+  const phases = new Set<string>();
+  const containerStatuses: Json[] = [];
+  for (const item of items) {
+    if (!item.status) { phases.add('Pending'); continue; }
+    if (typeof item.status.phase === 'string') phases.add(item.status.phase);
+    for (const cs of Array.isArray(item.status.containerStatuses) ? item.status.containerStatuses : []) {
+      const c = rec(cs);
+      const entry: Json = { ready: c.ready === true };
+      if (c.state !== undefined) entry.state = c.state;
+      containerStatuses.push(entry);
+    }
+  }
+  const out: Json = {};
+  const phase = POD_PHASE_ORDER.find((p) => phases.has(p));
+  if (phase) out.phase = phase;
+  if (containerStatuses.length > 0) out.containerStatuses = containerStatuses;
+  return out;
+}
+
+function pdbStatus(items: readonly AggregatedStatusItem[]): Json {
+  const out: Json = { currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, disruptionsAllowed: 0 };
+  const disrupted: Json = {};
+  for (const item of items) {
+    if (!item.status) continue;
+    for (const k of ['currentHealthy', 'desiredHealthy', 'expectedPods', 'disruptionsAllowed']) out[k] = int(out[k]) + int(item.status[k]);
+    for (const [pod, time] of Object.entries(rec(item.status.disruptedPods))) disrupted[`${item.clusterName}/${pod}`] = time;
+  }
+  if (Object.keys(disrupted).length > 0) out.disruptedPods = disrupted;
+  return out;
+}
