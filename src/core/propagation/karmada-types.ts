@@ -237,8 +237,19 @@ export interface ResourceBindingSpec {
   preserveResourcesOnDeletion?: boolean;
   suspension?: PropagationSpec['suspension'];
   failover?: PropagationSpec['failover'];
+  /** Clusters losing their replicas (failover): their copies stay until the new ones are healthy. */
+  gracefulEvictionTasks?: GracefulEvictionTask[];
   /** Bindings that pulled this one in as a dependency (propagateDeps). */
   requiredBy?: Array<{ namespace?: string; name: string; clusters?: TargetCluster[] }>;
+}
+
+export interface GracefulEvictionTask {
+  fromCluster: string;
+  replicas?: number;
+  reason: string;
+  message?: string;
+  producer: string;
+  creationTimestamp?: string;
 }
 
 export interface ResourceBindingStatus {

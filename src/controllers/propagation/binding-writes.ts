@@ -1,0 +1,52 @@
+// The engine's writes of bindings: create, or update only what differs, so a
+// reconcile that finds nothing new writes nothing (and does not wake itself up
+// through its own watch). A conflict is thrown: the key is retried with fresh state.
+import type { ResourceBinding, ResourceBindingStatus } from '../../core/propagation/karmada-types.ts';
+import { statusError } from '../../kube/status-error.ts';
+import { jsonEqual } from '../onboarding/object-client.ts';
+import type { EngineContext } from './engine-context.ts';
+
+const BASE = '/apis/work.karmada.io/v1alpha2';
+const collection = (ns: string): string => `${BASE}/namespaces/${encodeURIComponent(ns)}/resourcebindings`;
+const item = (ns: string, name: string): string => `${collection(ns)}/${encodeURIComponent(name)}`;
+
+export async function writeBinding(ctx: EngineContext, existing: ResourceBinding | undefined, desired: ResourceBinding): Promise<ResourceBinding> {
+  const ns = desired.metadata.namespace ?? '';
+  if (!existing) {
+    const res = await ctx.upstream.request<ResourceBinding>('POST', collection(ns), desired);
+    if (res.status === 201 || res.status === 200) return res.body;
+    throw statusError(res.status, res.body);
+  }
+  const finalizers = existing.metadata.finalizers?.includes(desired.metadata.finalizers?.[0] ?? '') ? existing.metadata.finalizers : [...(existing.metadata.finalizers ?? []), ...(desired.metadata.finalizers ?? [])];
+  const next: ResourceBinding = {
+    ...existing,
+    metadata: { ...existing.metadata, labels: { ...existing.metadata.labels, ...desired.metadata.labels }, ...(desired.metadata.ownerReferences ? { ownerReferences: desired.metadata.ownerReferences } : {}), finalizers },
+    spec: desired.spec,
+  };
+  if (jsonEqual(next.spec, existing.spec) && jsonEqual(next.metadata, existing.metadata)) return existing;
+  const res = await ctx.upstream.request<ResourceBinding>('PUT', item(ns, existing.metadata.name ?? ''), next);
+  if (res.status === 200) return res.body;
+  throw statusError(res.status, res.body);
+}
+
+export async function writeBindingStatus(ctx: EngineContext, binding: ResourceBinding, status: ResourceBindingStatus): Promise<ResourceBinding> {
+  if (jsonEqual(binding.status ?? {}, status)) return binding;
+  const res = await ctx.upstream.request<ResourceBinding>('PUT', `${item(binding.metadata.namespace ?? '', binding.metadata.name ?? '')}/status`, { ...binding, status });
+  if (res.status === 200) return res.body;
+  throw statusError(res.status, res.body);
+}
+
+/** Removes the engine's finalizer once the members are clean. */
+export async function releaseBinding(ctx: EngineContext, binding: ResourceBinding, finalizer: string): Promise<void> {
+  if (!binding.metadata.finalizers?.includes(finalizer)) return;
+  const finalizers = binding.metadata.finalizers.filter((f) => f !== finalizer);
+  const res = await ctx.upstream.request('PUT', item(binding.metadata.namespace ?? '', binding.metadata.name ?? ''), { ...binding, metadata: { ...binding.metadata, finalizers } });
+  if (res.status !== 200 && res.status !== 404) throw statusError(res.status, res.body);
+}
+
+export async function updateBindingSpec(ctx: EngineContext, binding: ResourceBinding, spec: ResourceBinding['spec']): Promise<ResourceBinding> {
+  if (jsonEqual(binding.spec, spec)) return binding;
+  const res = await ctx.upstream.request<ResourceBinding>('PUT', item(binding.metadata.namespace ?? '', binding.metadata.name ?? ''), { ...binding, spec });
+  if (res.status === 200) return res.body;
+  throw statusError(res.status, res.body);
+}

@@ -1,0 +1,152 @@
+// Detector and scheduler for one template: which policy claims it, where its
+// replicas go, written into its ResourceBinding (in the template's namespace,
+// named as Karmada names it, owned by the template so it goes with it).
+// Scheduling runs again only when something it depends on changed: the
+// placement, the replicas, a cluster that left the tenant's set, or a failover.
+import type { KubeObject } from '../../core/types.ts';
+import type { Cluster, Placement, PropagationPolicy, ResourceBinding, ResourceBindingSpec, TargetCluster } from '../../core/propagation/karmada-types.ts';
+import { CONDITION_SCHEDULED } from '../../core/propagation/karmada-types.ts';
+import { bindingName } from '../../core/propagation/detector/index.ts';
+import { claimOf, type Claim } from '../../core/propagation/binding/claim.ts';
+import { defaultTolerations, evictions } from '../../core/propagation/binding/failover.ts';
+import { allowedClusters } from '../../core/propagation/tenant-clusters.ts';
+import { schedule } from '../../core/propagation/scheduler/schedule.ts';
+import { replicasOf } from '../../core/propagation/workload/index.ts';
+import { toTenantNamespace } from '../../core/tenancy/names.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { jsonEqual } from '../onboarding/object-client.ts';
+import { setCondition, rfc3339 } from '../runtime/conditions.ts';
+import type { ReconcileResult } from '../runtime/workers.ts';
+import { tenantById, type EngineContext } from './engine-context.ts';
+import { ofTenant } from './engine-informers.ts';
+import { apiVersionOf, type TemplateResource } from './template-resources.ts';
+import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
+import { writeBinding, writeBindingStatus } from './binding-writes.ts';
+
+export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
+  const template = ctx.informers.templates.get(resource)?.store.get(`${namespace}/${name}`);
+  const bindingKey = `${namespace}/${bindingName(resource.kind, name)}`;
+  const binding = ctx.informers.bindings.store.get(bindingKey);
+  if (!template || template.metadata.deletionTimestamp) return; // its binding goes with it (ownerReference)
+  const tenant = tenantById(ctx, tenantId);
+  const tenantNamespace = toTenantNamespace(tenantId, namespace);
+  if (!tenant || tenantNamespace === undefined || tenant.metadata.deletionTimestamp) return;
+
+  const view = tenantView(template, tenantNamespace);
+  const policies = ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace).map((p) => policyView(p, tenantNamespace));
+  const clusterPolicies = ofTenant(ctx.informers.clusterPolicies, tenantId).map((p) => policyView(p, undefined, tenantId));
+  const claim = claimOf(view, policies, clusterPolicies, tenant.spec?.defaultPlacement as Placement | undefined);
+  // Deleting a policy leaves what it propagated as it is, as in Karmada.
+  if (!claim) return;
+
+  const allClusters = [...ctx.informers.clusters.store.values()];
+  const usable = allowedClusters(tenant.spec?.clusters, allClusters);
+  const usableByName = new Map(usable.map((c) => [c.metadata.name ?? '', c]));
+  const { replicas, replicaRequirements } = replicasOf(view);
+  const previous = binding?.spec.clusters ?? [];
+  const tolerations = defaultTolerations(claim.placement.clusterTolerations, ctx.settings.defaultTolerationSeconds);
+  const failover = evictions(previous, usableByName, tolerations, ctx.now());
+
+  const spec: ResourceBindingSpec = {
+    resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, namespace: tenantNamespace, name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
+    ...claim.spec,
+    ...(replicas > 0 ? { replicas } : {}),
+    ...(replicaRequirements ? { replicaRequirements } : {}),
+    placement: claim.placement,
+    clusters: previous,
+    ...(binding?.spec.gracefulEvictionTasks?.length ? { gracefulEvictionTasks: binding.spec.gracefulEvictionTasks } : {}),
+  };
+  const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict);
+  let outcome: { ok: true; affinityName?: string } | { ok: false; reason: string; message: string } = { ok: true };
+  if (why) {
+    const candidates = usable.filter((c) => !failover.evict.includes(c.metadata.name ?? ''));
+    const result = schedule({
+      placement: claim.placement, replicas, clusters: candidates,
+      previous: previous.filter((t) => !failover.evict.includes(t.name)),
+      ...(replicaRequirements ? { replicaRequirements } : {}),
+      ...(binding?.status?.schedulerObservingAffinityName ? { previousAffinityName: binding.status.schedulerObservingAffinityName } : {}),
+    });
+    if (result.ok) {
+      spec.clusters = result.clusters;
+      if (failover.evict.length > 0) spec.gracefulEvictionTasks = addEvictionTasks(spec.gracefulEvictionTasks, previous, failover.evict, ctx.now());
+      outcome = { ok: true, ...(result.affinityName ? { affinityName: result.affinityName } : {}) };
+    } else {
+      outcome = result;
+    }
+  }
+
+  const desired = bindingObject(tenantId, namespace, bindingName(resource.kind, name), template, claim, spec);
+  const written = await writeBinding(ctx, binding, desired);
+  if (why) {
+    const status = { ...(written.status ?? {}) };
+    status.conditions = setCondition(status.conditions, outcome.ok
+      ? { type: CONDITION_SCHEDULED, status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' }
+      : { type: CONDITION_SCHEDULED, status: 'False', reason: outcome.reason, message: outcome.message },
+    { now: ctx.now(), ...(written.metadata.generation !== undefined ? { generation: written.metadata.generation } : {}) });
+    if (outcome.ok) {
+      status.schedulerObservedGeneration = written.metadata.generation ?? 0;
+      status.lastScheduledTime = rfc3339(ctx.now());
+      if (outcome.affinityName) status.schedulerObservingAffinityName = outcome.affinityName;
+    }
+    await writeBindingStatus(ctx, written, status);
+    await ctx.events.record(written, outcome.ok ? 'Normal' : 'Warning', outcome.ok ? 'ScheduleBindingSucceed' : 'ScheduleBindingFailed',
+      outcome.ok ? `Binding has been scheduled successfully. Result: {${(spec.clusters ?? []).map((c) => `${c.name}:${c.replicas ?? 0}`).join(', ')}}` : outcome.message);
+    if (!outcome.ok) return { requeueAfterMs: 15_000 }; // clusters may come back or free capacity
+  }
+  return failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined;
+}
+
+function rescheduleReason(binding: ResourceBinding | undefined, claim: Claim, replicas: number, previous: readonly TargetCluster[],
+  usable: ReadonlyMap<string, Cluster>, evict: readonly string[]): string | undefined {
+  if (!binding || previous.length === 0) return 'new';
+  const scheduled = binding.status?.conditions?.find((c) => c.type === CONDITION_SCHEDULED);
+  if (scheduled?.status !== 'True') return 'not scheduled yet';
+  if (!jsonEqual(binding.spec.placement ?? {}, claim.placement)) return 'placement changed';
+  if ((binding.spec.replicas ?? 0) !== replicas) return 'replicas changed';
+  if (previous.some((t) => !usable.has(t.name))) return 'a cluster left';
+  if (evict.length > 0) return 'failover';
+  return undefined;
+}
+
+function addEvictionTasks(tasks: ResourceBindingSpec['gracefulEvictionTasks'], previous: readonly TargetCluster[], evict: readonly string[], now: Date): NonNullable<ResourceBindingSpec['gracefulEvictionTasks']> {
+  const list = [...(tasks ?? [])];
+  for (const name of evict) {
+    if (list.some((t) => t.fromCluster === name)) continue;
+    const replicas = previous.find((t) => t.name === name)?.replicas;
+    list.push({ fromCluster: name, ...(replicas !== undefined ? { replicas } : {}), reason: 'TaintUntolerated', producer: 'TaintManager', creationTimestamp: rfc3339(now) });
+  }
+  return list;
+}
+
+function bindingObject(tenantId: string, namespace: string, name: string, template: KubeObject, claim: Claim, spec: ResourceBindingSpec): ResourceBinding {
+  const labels: Record<string, string> = { [TENANT_LABEL]: tenantId };
+  if (claim.source === 'PropagationPolicy' && claim.policyName) {
+    labels[POLICY_NAME_LABEL] = claim.policyName;
+    labels[POLICY_NAMESPACE_LABEL] = spec.resource.namespace ?? '';
+  } else if (claim.source === 'ClusterPropagationPolicy' && claim.policyName) {
+    labels[CLUSTER_POLICY_NAME_LABEL] = claim.policyName;
+  }
+  return {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: {
+      name, namespace, labels, finalizers: [BINDING_FINALIZER],
+      ownerReferences: [{ apiVersion: template.apiVersion ?? '', kind: template.kind ?? '', name: template.metadata.name ?? '', uid: template.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    spec,
+  };
+}
+
+/** Just what policy matching reads, in tenant terms. */
+function tenantView(template: KubeObject, tenantNamespace: string): KubeObject {
+  const { [TENANT_LABEL]: _hidden, ...labels } = template.metadata.labels ?? {};
+  return { ...template, metadata: { ...template.metadata, namespace: tenantNamespace, labels } };
+}
+
+function policyView(policy: PropagationPolicy, tenantNamespace: string | undefined, tenantId?: string): PropagationPolicy {
+  const name = tenantId && policy.metadata.name?.startsWith(`${tenantId}-`) ? policy.metadata.name.slice(tenantId.length + 1) : policy.metadata.name;
+  const metadata = { ...policy.metadata, ...(name !== undefined ? { name } : {}) };
+  if (tenantNamespace !== undefined) metadata.namespace = tenantNamespace;
+  else delete metadata.namespace;
+  return { ...policy, metadata };
+}

@@ -1,0 +1,34 @@
+// What every reconciler of the engine is given: stores to read, the upstream to
+// write, members to apply to, events to record, and the clock.
+import type { Upstream } from '../../kube/upstream.ts';
+import type { EventRecorder } from '../runtime/event-recorder.ts';
+import type { WorkQueue } from '../runtime/work-queue.ts';
+import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { EngineInformers } from './engine-informers.ts';
+import type { MemberPool } from './member-pool.ts';
+
+export interface EngineSettings {
+  /** Toleration of the not-ready/unreachable NoExecute taints when a policy names none (Karmada's webhook default: 300 s). */
+  defaultTolerationSeconds: number;
+  /** How long an evicted cluster keeps its copy while the new ones are not yet healthy (Karmada: 10 min). */
+  gracefulEvictionTimeoutMs: number;
+}
+
+export interface EngineContext {
+  upstream: Upstream;
+  informers: EngineInformers;
+  members: MemberPool;
+  events: EventRecorder;
+  queue: WorkQueue;
+  settings: EngineSettings;
+  now(): Date;
+  log(line: string): void;
+}
+
+/** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */
+export function tenantById(ctx: EngineContext, id: string): Tenant | undefined {
+  for (const tenant of ctx.informers.tenants.store.values()) {
+    if ((tenant.status?.id || tenant.spec?.id) === id) return tenant;
+  }
+  return undefined;
+}

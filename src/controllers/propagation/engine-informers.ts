@@ -1,0 +1,98 @@
+// Everything the engine reads, kept in informers over the upstream: the
+// tenants' templates (by kind), their Karmada policies and bindings, the
+// registered member Clusters and the Tenants. Each informer reports changes to
+// `onChange`, which decides which keys to queue; reconcilers only read stores.
+import type { KubeObject } from '../../core/types.ts';
+import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH } from '../../gateway/tenants/tenant-crd.ts';
+import { PERMANENT_ID_LABEL } from './member-labels.ts';
+import { allNamespacesPath, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
+
+export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant';
+
+export interface ChangeEvent {
+  kind: WatchedKind;
+  type: InformerEventType;
+  obj: KubeObject;
+  old: KubeObject | undefined;
+  /** For templates: which resource. */
+  resource?: TemplateResource;
+}
+
+export interface EngineInformers {
+  templates: Map<TemplateResource, Informer<KubeObject>>;
+  policies: Informer<PropagationPolicy>;
+  clusterPolicies: Informer<PropagationPolicy>;
+  overrides: Informer<OverridePolicy>;
+  clusterOverrides: Informer<OverridePolicy>;
+  bindings: Informer<ResourceBinding>;
+  works: Informer<Work>;
+  clusters: Informer<Cluster>;
+  tenants: Informer<Tenant>;
+  synced(): Promise<void>;
+  stop(): void;
+}
+
+const TENANT_INDEX = 'tenant';
+const BINDING_INDEX = 'binding';
+const UID_INDEX = 'uid';
+const tenantIndex = (obj: KubeObject): string[] => {
+  const id = obj.metadata.labels?.[TENANT_LABEL];
+  return id ? [id] : [];
+};
+
+export function startEngineInformers(upstream: Upstream, onChange: (event: ChangeEvent) => void, log: (line: string) => void): EngineInformers {
+  const all: Informer<KubeObject>[] = [];
+  function watch<T extends KubeObject>(kind: WatchedKind, listPath: string, tenantOwned: boolean, resource?: TemplateResource): Informer<T> {
+    const informer = startInformer<T>({
+      upstream,
+      listPath,
+      ...(tenantOwned ? { labelSelector: TENANT_LABEL } : {}),
+      log,
+      onEvent: (type, obj, old) => onChange({ kind, type, obj, old, ...(resource ? { resource } : {}) }),
+    });
+    if (tenantOwned) informer.addIndex(TENANT_INDEX, tenantIndex as (obj: T) => string[]);
+    all.push(informer as unknown as Informer<KubeObject>);
+    return informer;
+  }
+  const templates = new Map<TemplateResource, Informer<KubeObject>>();
+  for (const r of TEMPLATE_RESOURCES) templates.set(r, watch('template', allNamespacesPath(r), true, r));
+  const works = watch<Work>('work', '/apis/work.karmada.io/v1alpha1/works', true);
+  works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
+  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
+  bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
+  const informers = {
+    templates,
+    policies: watch<PropagationPolicy>('policy', '/apis/policy.karmada.io/v1alpha1/propagationpolicies', true),
+    clusterPolicies: watch<PropagationPolicy>('clusterPolicy', '/apis/policy.karmada.io/v1alpha1/clusterpropagationpolicies', true),
+    overrides: watch<OverridePolicy>('override', '/apis/policy.karmada.io/v1alpha1/overridepolicies', true),
+    clusterOverrides: watch<OverridePolicy>('clusterOverride', '/apis/policy.karmada.io/v1alpha1/clusteroverridepolicies', true),
+    bindings,
+    works,
+    clusters: watch<Cluster>('cluster', '/apis/cluster.karmada.io/v1alpha1/clusters', false),
+    tenants: watch<Tenant>('tenant', TENANTS_PATH, false),
+  };
+  return {
+    ...informers,
+    synced: async () => { await Promise.all(all.map((i) => i.synced())); },
+    stop: () => { for (const i of all) i.stop(); },
+  };
+}
+
+/** The tenant's objects in an informer (by the tenant label). */
+export function ofTenant<T extends KubeObject>(informer: Informer<T>, tenantId: string): T[] {
+  return informer.byIndex(TENANT_INDEX, tenantId);
+}
+
+/** The Works of a binding (by its uid). */
+export function worksOfBinding(informers: EngineInformers, bindingUid: string): Work[] {
+  return informers.works.byIndex(BINDING_INDEX, bindingUid);
+}
+
+export function bindingByUid(informers: EngineInformers, uid: string): ResourceBinding | undefined {
+  return informers.bindings.byIndex(UID_INDEX, uid)[0];
+}

@@ -1,0 +1,15 @@
+// Labels and annotations the engine puts on what it applies to members, with
+// Karmada's keys where Karmada has one, so tools that know Karmada read them.
+export const MANAGED_LABEL = 'karmada.io/managed';
+/** The binding's uid: survives renames of nothing, and fits a label value (names may not). */
+export const PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
+export const BINDING_NAME_ANNOTATION = 'resourcebinding.karmada.io/name';
+export const BINDING_NAMESPACE_ANNOTATION = 'resourcebinding.karmada.io/namespace';
+export const WORK_NAME_ANNOTATION = 'work.karmada.io/name';
+export const WORK_NAMESPACE_ANNOTATION = 'work.karmada.io/namespace';
+/** Holds member objects until the engine has removed them (binding deletion). */
+export const BINDING_FINALIZER = 'warren.dev/propagation';
+/** The policy that claimed a template, on its binding (Karmada's label keys). */
+export const POLICY_NAME_LABEL = 'propagationpolicy.karmada.io/name';
+export const POLICY_NAMESPACE_LABEL = 'propagationpolicy.karmada.io/namespace';
+export const CLUSTER_POLICY_NAME_LABEL = 'clusterpropagationpolicy.karmada.io/name';

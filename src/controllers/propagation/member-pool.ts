@@ -1,0 +1,114 @@
+// Connections to the member clusters and what the engine sees on them. A
+// member's client is built from its Cluster and credentials Secret and rebuilt
+// when either changes. Objects the engine applied are watched per (member,
+// kind), started on first use, so their status flows back into bindings
+// without polling; an event names its binding by the permanent-id label.
+import type { KubeObject } from '../../core/types.ts';
+import type { Cluster } from '../../core/propagation/karmada-types.ts';
+import { startInformer, type Informer } from '../../kube/informer.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import { allNamespacesPath, type TemplateResource } from './template-resources.ts';
+import { MANAGED_LABEL, PERMANENT_ID_LABEL } from './member-labels.ts';
+
+export type ConnectMember = (cluster: Cluster, secret: { data?: Record<string, string> } | undefined) => Upstream;
+
+interface Member {
+  /** cluster resourceVersion + secret resourceVersion the client was built from */
+  version: string;
+  client: Upstream;
+  informers: Map<TemplateResource, Informer<KubeObject>>;
+}
+
+export interface MemberPool {
+  /** The member's client, or undefined when its credentials cannot be read. */
+  client(cluster: Cluster): Promise<Upstream | undefined>;
+  /** The engine's object on the member as last seen, and whether that view is complete. */
+  observed(clusterName: string, resource: TemplateResource, namespace: string, name: string): { synced: boolean; obj: KubeObject | undefined };
+  /** Starts watching a kind on a member (idempotent). */
+  watch(cluster: Cluster, resource: TemplateResource): Promise<void>;
+  forget(clusterName: string): void;
+  stop(): void;
+}
+
+export function createMemberPool(options: {
+  upstream: Upstream;
+  connect: ConnectMember;
+  /** A member object changed: the uid of the binding it belongs to. */
+  onMemberChange: (bindingUid: string) => void;
+  log: (line: string) => void;
+}): MemberPool {
+  const members = new Map<string, Member>();
+  const synced = new Set<Informer<KubeObject>>();
+
+  async function readSecret(cluster: Cluster): Promise<{ data?: Record<string, string>; metadata?: { resourceVersion?: string } } | undefined> {
+    const ref = cluster.spec.secretRef;
+    if (!ref) return undefined;
+    const res = await options.upstream.request<{ data?: Record<string, string>; metadata?: { resourceVersion?: string } }>(
+      'GET', `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`);
+    return res.status === 200 ? res.body : undefined;
+  }
+
+  function drop(name: string): void {
+    const member = members.get(name);
+    if (!member) return;
+    for (const informer of member.informers.values()) {
+      informer.stop();
+      synced.delete(informer);
+    }
+    member.client.close();
+    members.delete(name);
+  }
+
+  async function memberOf(cluster: Cluster): Promise<Member | undefined> {
+    const name = cluster.metadata.name ?? '';
+    const existing = members.get(name);
+    // A client is rebuilt only when the endpoint or the credentials change, not on every status write.
+    const specVersion = JSON.stringify(cluster.spec.apiEndpoint) + JSON.stringify(cluster.spec.secretRef);
+    if (existing && existing.version.startsWith(specVersion)) return existing;
+    const secret = await readSecret(cluster);
+    const version = `${specVersion}#${secret?.metadata?.resourceVersion ?? ''}`;
+    if (existing && existing.version === version) return existing;
+    drop(name);
+    let client: Upstream;
+    try {
+      client = options.connect(cluster, secret);
+    } catch (err) {
+      options.log(`propagation: cannot connect to member ${name}: ${String(err)}`);
+      return undefined;
+    }
+    const member: Member = { version, client, informers: new Map() };
+    members.set(name, member);
+    return member;
+  }
+
+  return {
+    async client(cluster) {
+      return (await memberOf(cluster))?.client;
+    },
+    observed(clusterName, resource, namespace, name) {
+      const informer = members.get(clusterName)?.informers.get(resource);
+      if (!informer) return { synced: false, obj: undefined };
+      return { synced: synced.has(informer), obj: informer.store.get(`${namespace}/${name}`) };
+    },
+    async watch(cluster, resource) {
+      const member = await memberOf(cluster);
+      if (!member || member.informers.has(resource)) return;
+      const informer = startInformer<KubeObject>({
+        upstream: member.client,
+        listPath: allNamespacesPath(resource),
+        labelSelector: `${MANAGED_LABEL}=true`,
+        log: options.log,
+        onEvent: (_type, obj) => {
+          const uid = obj.metadata.labels?.[PERMANENT_ID_LABEL];
+          if (uid) options.onMemberChange(uid);
+        },
+      });
+      member.informers.set(resource, informer);
+      informer.synced().then(() => synced.add(informer), () => undefined);
+    },
+    forget: drop,
+    stop() {
+      for (const name of [...members.keys()]) drop(name);
+    },
+  };
+}

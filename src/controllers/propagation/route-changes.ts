@@ -1,0 +1,81 @@
+// Which keys a change wakes up. Templates are reconciled by the detector and
+// scheduler; bindings by the executor. Cluster heartbeats (resource summaries)
+// wake nothing: only a change of spec, taints or readiness can move replicas
+// or unblock a member.
+import type { KubeObject } from '../../core/types.ts';
+import type { Cluster, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { jsonEqual } from '../onboarding/object-client.ts';
+import { bindingByUid, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
+import { bindingKey, templateKey } from './engine-keys.ts';
+import { PERMANENT_ID_LABEL } from './member-labels.ts';
+import { templateResourceOf } from './template-resources.ts';
+
+export function keysForChange(informers: EngineInformers, event: ChangeEvent): string[] {
+  const { obj } = event;
+  const tenant = obj.metadata.labels?.[TENANT_LABEL] ?? '';
+  switch (event.kind) {
+    case 'template':
+      return event.resource ? [templateKey(tenant, event.resource, obj.metadata.namespace ?? '', obj.metadata.name ?? '')] : [];
+    case 'policy':
+    case 'clusterPolicy':
+      return templatesOf(informers, tenant);
+    case 'override':
+    case 'clusterOverride':
+      return ofTenant(informers.bindings, tenant).map(keyOfBinding);
+    case 'binding': {
+      const binding = obj as ResourceBinding;
+      const keys = [keyOfBinding(binding)];
+      // A binding removed while its template lives (deleted by hand) is made again.
+      if (event.type === 'DELETED') keys.push(...templateOfBinding(binding));
+      return keys;
+    }
+    case 'work': {
+      const uid = (obj as Work).metadata.labels?.[PERMANENT_ID_LABEL];
+      const binding = uid ? bindingByUid(informers, uid) : undefined;
+      return binding ? [keyOfBinding(binding)] : [];
+    }
+    case 'cluster': {
+      if (event.type === 'MODIFIED' && !clusterChangeMatters(event.old as Cluster | undefined, obj as Cluster)) return [];
+      const name = obj.metadata.name ?? '';
+      const keys: string[] = [];
+      for (const binding of informers.bindings.store.values()) {
+        const involved = (binding.spec.clusters ?? []).some((c) => c.name === name) || (binding.spec.gracefulEvictionTasks ?? []).some((t) => t.fromCluster === name);
+        if (involved || event.type === 'ADDED') keys.push(keyOfBinding(binding), ...templateOfBinding(binding));
+      }
+      return keys;
+    }
+    case 'tenant': {
+      const t = obj as Tenant;
+      const id = t.status?.id || t.spec?.id;
+      if (!id) return [];
+      if (event.type === 'MODIFIED' && jsonEqual((event.old as Tenant | undefined)?.spec ?? {}, t.spec ?? {})) return [];
+      return [...templatesOf(informers, id), ...ofTenant(informers.bindings, id).map(keyOfBinding)];
+    }
+  }
+}
+
+export function keyOfBinding(binding: ResourceBinding): string {
+  return bindingKey(binding.metadata.labels?.[TENANT_LABEL] ?? '', binding.metadata.namespace ?? '', binding.metadata.name ?? '');
+}
+
+function templateOfBinding(binding: ResourceBinding): string[] {
+  const resource = templateResourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+  const tenant = binding.metadata.labels?.[TENANT_LABEL] ?? '';
+  return resource ? [templateKey(tenant, resource, binding.metadata.namespace ?? '', binding.spec.resource.name)] : [];
+}
+
+function templatesOf(informers: EngineInformers, tenant: string): string[] {
+  const keys: string[] = [];
+  for (const [resource, informer] of informers.templates) {
+    for (const obj of ofTenant<KubeObject>(informer, tenant)) keys.push(templateKey(tenant, resource, obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
+  }
+  return keys;
+}
+
+function clusterChangeMatters(old: Cluster | undefined, next: Cluster): boolean {
+  if (!old) return true;
+  const ready = (c: Cluster): string | undefined => c.status?.conditions?.find((x) => x.type === 'Ready')?.status;
+  return !jsonEqual(old.spec, next.spec) || ready(old) !== ready(next) || !jsonEqual(old.metadata.labels ?? {}, next.metadata.labels ?? {});
+}

@@ -1,0 +1,86 @@
+// The per-tenant propagation engine, composed: informers over the upstream,
+// one work queue sharded by tenant (a tenant applying 10,000 templates gets
+// one turn in each round, like every other tenant), workers that run the
+// detector/scheduler for templates and the executor for bindings, and the
+// member pool that applies to members and watches what it applied.
+import type { Upstream } from '../../kube/upstream.ts';
+import { createEventRecorder } from '../runtime/event-recorder.ts';
+import { createWorkQueue } from '../runtime/work-queue.ts';
+import { startWorkers } from '../runtime/workers.ts';
+import type { EngineContext, EngineSettings } from './engine-context.ts';
+import { bindingByUid, startEngineInformers } from './engine-informers.ts';
+import { parseKey, tenantOfKey } from './engine-keys.ts';
+import { createMemberPool, type ConnectMember } from './member-pool.ts';
+import { keyOfBinding, keysForChange } from './route-changes.ts';
+import { reconcileTemplate } from './detect-template.ts';
+import { reconcileBinding } from './sync-binding.ts';
+
+export interface PropagationOptions {
+  upstream: Upstream;
+  connect: ConnectMember;
+  log: (line: string) => void;
+  workers?: number;
+  settings?: Partial<EngineSettings>;
+  now?: () => Date;
+}
+
+export interface RunningPropagation {
+  synced(): Promise<void>;
+  /** Keys waiting, for metrics and tests. */
+  queueLength(): number;
+  stop(): void;
+}
+
+export function startPropagation(options: PropagationOptions): RunningPropagation {
+  const queue = createWorkQueue({ shardOf: tenantOfKey, backoff: { initialMs: 500, maxMs: 30_000 } });
+  const informers = startEngineInformers(options.upstream, (event) => {
+    for (const key of keysForChange(informers, event)) queue.add(key);
+  }, options.log);
+  const members = createMemberPool({
+    upstream: options.upstream,
+    connect: options.connect,
+    log: options.log,
+    onMemberChange: (uid) => {
+      const binding = bindingByUid(informers, uid);
+      if (binding) queue.add(keyOfBinding(binding));
+    },
+  });
+  const ctx: EngineContext = {
+    upstream: options.upstream,
+    informers,
+    members,
+    events: createEventRecorder({ upstream: options.upstream, component: 'karmada-controller-manager', log: options.log }),
+    queue,
+    settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, ...options.settings },
+    now: options.now ?? (() => new Date()),
+    log: options.log,
+  };
+  let workers: { stop(): void } | undefined;
+  let stopped = false;
+  const ready = informers.synced().then(() => {
+    if (stopped) return;
+    // Everything seen during the initial lists was queued; workers start on a whole view.
+    workers = startWorkers({
+      name: 'propagation', queue, count: options.workers ?? 16, log: options.log,
+      reconcile: async (key) => {
+        const parsed = parseKey(key);
+        if (!parsed) return;
+        return parsed.type === 'template'
+          ? reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
+          : reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
+      },
+    });
+  });
+  ready.catch(() => undefined);
+  return {
+    synced: () => ready,
+    queueLength: () => queue.length(),
+    stop() {
+      stopped = true;
+      workers?.stop();
+      queue.shutDown();
+      informers.stop();
+      members.stop();
+    },
+  };
+}

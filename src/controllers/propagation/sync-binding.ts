@@ -1,0 +1,208 @@
+// Binding → Works → members, and status back. For each scheduled cluster: the
+// manifest (replicas for that cluster, then its overrides), the Work recording
+// it, and the object applied on the member. Clusters no longer scheduled lose
+// their Work and their copy, except clusters being evicted by failover, which
+// keep theirs until the new copies are healthy. Then the binding's
+// aggregatedStatus and FullyApplied condition, and the template's own status.
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../../core/types.ts';
+import type { ResourceBinding, TargetCluster, Work } from '../../core/propagation/karmada-types.ts';
+import { CONDITION_APPLIED } from '../../core/propagation/karmada-types.ts';
+import { buildWork, manifestFor, memberManifest, pruneTemplate } from '../../core/propagation/binding/build-work.ts';
+import { aggregatedStatusOf, fullyAppliedCondition, type ClusterOutcome } from '../../core/propagation/binding/binding-status.ts';
+import { clusterOfExecutionNamespace, executionNamespace, workName } from '../../core/propagation/detector/index.ts';
+import { aggregateStatus, interpretHealth, reflectStatus } from '../../core/propagation/status/index.ts';
+import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { statusError } from '../../kube/status-error.ts';
+import { jsonEqual } from '../onboarding/object-client.ts';
+import { setCondition } from '../runtime/conditions.ts';
+import type { ReconcileResult } from '../runtime/workers.ts';
+import { releaseBinding, updateBindingSpec, writeBindingStatus } from './binding-writes.ts';
+import { tenantById, type EngineContext } from './engine-context.ts';
+import { ofTenant, worksOfBinding } from './engine-informers.ts';
+import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
+import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
+import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
+import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
+
+/** What was last applied to each (member, object): unchanged manifests are not applied again on every status event. */
+const lastApplied = new Map<string, string>();
+
+export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
+  const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
+  if (!binding) return;
+  const resource = templateResourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+  if (!resource) return;
+  const uid = binding.metadata.uid ?? '';
+  const works = worksOfBinding(ctx.informers, uid);
+  const clusters = new Map([...ctx.informers.clusters.store.values()].map((c) => [c.metadata.name ?? '', c]));
+
+  if (binding.metadata.deletionTimestamp) {
+    const preserve = binding.spec.preserveResourcesOnDeletion === true;
+    await removeFrom(ctx, [...clusters.keys()], works, resource, namespace, binding.spec.resource.name, uid, tenantId, !preserve);
+    await releaseBinding(ctx, binding, BINDING_FINALIZER);
+    return;
+  }
+  const template = ctx.informers.templates.get(resource)?.store.get(`${namespace}/${binding.spec.resource.name}`);
+  const tenant = tenantById(ctx, tenantId);
+  const tenantNamespace = toTenantNamespace(tenantId, namespace);
+  if (!template || !tenant || tenantNamespace === undefined) return;
+  const tctx = { id: tenantId };
+  const pruned = pruneTemplate(tctx, template);
+  if (!pruned) return;
+
+  const targets = binding.spec.clusters ?? [];
+  const evicting: TargetCluster[] = (binding.spec.gracefulEvictionTasks ?? [])
+    .filter((t) => !targets.some((c) => c.name === t.fromCluster))
+    .map((t) => ({ name: t.fromCluster, ...(t.replicas !== undefined ? { replicas: t.replicas } : {}) }));
+  const suspension = binding.spec.suspension;
+  const suspendedEverywhere = tenant.spec?.suspended === true || suspension?.dispatching === true;
+  const suspendedOn = new Set(suspension?.dispatchingOnClusters?.clusterNames ?? []);
+  const divided = binding.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
+  const overrides = ofTenant(ctx.informers.overrides, tenantId).filter((p) => p.metadata.namespace === namespace)
+    .map((p) => ({ ...p, metadata: { ...p.metadata, namespace: tenantNamespace } }));
+  const clusterOverrides = ofTenant(ctx.informers.clusterOverrides, tenantId)
+    .map((p) => ({ ...p, metadata: { ...p.metadata, name: (p.metadata.name ?? '').slice(tenantId.length + 1) } }));
+  const marks = {
+    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid },
+    annotations: { [BINDING_NAME_ANNOTATION]: name, [BINDING_NAMESPACE_ANNOTATION]: tenantNamespace },
+  };
+
+  const sync = async (target: TargetCluster): Promise<ClusterOutcome> => {
+    const cluster = clusters.get(target.name);
+    const outcome = (applied: boolean, message?: string, memberObject?: KubeObject): ClusterOutcome =>
+      ({ cluster: target.name, applied, ...(message ? { message } : {}), ...(memberObject ? { memberObject } : {}) });
+    if (!cluster) return outcome(false, `cluster ${target.name} is not registered`);
+    let manifest: KubeObject;
+    try {
+      manifest = manifestFor(pruned, target, cluster, divided, overrides, clusterOverrides).manifest;
+    } catch (err) {
+      await ctx.events.record(binding, 'Warning', 'ApplyOverridePolicyFailed', `Apply override policy failed on cluster ${target.name}: ${message(err)}`);
+      return outcome(false, message(err));
+    }
+    const space = executionNamespace(target.name);
+    const wName = workName(resource.kind, binding.spec.resource.name, tenantNamespace);
+    const work = await writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
+    const observed = ctx.members.observed(target.name, resource, namespace, binding.spec.resource.name);
+    if (suspendedEverywhere || suspendedOn.has(target.name)) return outcome(observed.obj !== undefined, 'dispatching is suspended', observed.obj);
+    if (cluster.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False')) return outcome(false, `cluster ${target.name} is not ready`, observed.obj);
+    const member = await ctx.members.client(cluster);
+    if (!member) return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
+    await ctx.members.watch(cluster, resource);
+    const memberObj = memberManifest(tctx, manifest, { labels: marks.labels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } });
+    const applyKey = `${target.name}|${namespace}|${resource.kind}|${binding.spec.resource.name}`;
+    const hash = createHash('sha1').update(JSON.stringify(memberObj)).digest('hex');
+    let current = observed.obj;
+    if (lastApplied.get(applyKey) !== hash || !observed.synced || !observed.obj) {
+      try {
+        await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
+        current = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite');
+        lastApplied.set(applyKey, hash);
+      } catch (err) {
+        if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
+        const text = err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${message(err)}`;
+        await writeWorkApplied(ctx, work, false, 'AppliedFailed', text, undefined, resource);
+        return outcome(false, text, observed.obj);
+      }
+    }
+    await writeWorkApplied(ctx, work, true, 'AppliedSuccessful', 'Manifest has been successfully applied', current, resource);
+    return outcome(true, undefined, current);
+  };
+
+  const outcomes = await Promise.all(targets.map(sync));
+
+  // Clusters that are neither scheduled nor being evicted lose their Work and their copy.
+  const keep = new Set([...targets, ...evicting].map((t) => t.name));
+  const gone = [...new Set([...clusters.keys(), ...works.map((w) => clusterOfWork(tenantId, w) ?? '')])].filter((c) => c && !keep.has(c));
+  await removeFrom(ctx, gone, works, resource, namespace, binding.spec.resource.name, uid, tenantId, true);
+
+  const items = aggregatedStatusOf(outcomes);
+  // Failover: purge the evicted copies once every new one is healthy, or after the timeout.
+  let current: ResourceBinding = binding;
+  const tasks = binding.spec.gracefulEvictionTasks ?? [];
+  if (tasks.length > 0) {
+    const healthy = items.length > 0 && items.every((i) => i.applied && i.health === 'Healthy');
+    const expired = (t: { creationTimestamp?: string }): boolean => Date.parse(t.creationTimestamp ?? '') + ctx.settings.gracefulEvictionTimeoutMs <= ctx.now().getTime();
+    const done = tasks.filter((t) => healthy || expired(t) || targets.some((c) => c.name === t.fromCluster));
+    if (done.length > 0) {
+      await removeFrom(ctx, done.map((t) => t.fromCluster).filter((c) => !targets.some((x) => x.name === c)), works, resource, namespace, binding.spec.resource.name, uid, tenantId, true);
+      const rest = tasks.filter((t) => !done.includes(t));
+      const { gracefulEvictionTasks: _dropped, ...spec } = binding.spec;
+      current = await updateBindingSpec(ctx, binding, rest.length > 0 ? { ...spec, gracefulEvictionTasks: rest } : spec);
+      for (const t of done) await ctx.events.record(binding, 'Normal', 'EvictWorkloadFromClusterSucceed', `Evicted workload from cluster ${t.fromCluster}`);
+    }
+  }
+
+  const status = { ...(current.status ?? {}), aggregatedStatus: items };
+  status.conditions = setCondition(status.conditions, fullyAppliedCondition(items), { now: ctx.now(), ...(current.metadata.generation !== undefined ? { generation: current.metadata.generation } : {}) });
+  const before = JSON.stringify(current.status?.conditions?.find((c) => c.type === 'FullyApplied')?.status);
+  await writeBindingStatus(ctx, current, status);
+  const after = JSON.stringify(status.conditions.find((c) => c.type === 'FullyApplied')?.status);
+  if (before !== after && after === '"True"') await ctx.events.record(current, 'Normal', 'SyncWorkSucceed', 'Sync work of resourceBinding successful.');
+
+  await writeTemplateStatus(ctx, resource, template, items);
+  const failed = items.some((i) => !i.applied) && !suspendedEverywhere;
+  const waitingEviction = (current.spec.gracefulEvictionTasks ?? []).length > 0;
+  return failed ? { requeueAfterMs: 2_000 } : waitingEviction ? { requeueAfterMs: 1_000 } : undefined;
+}
+
+async function writeWork(ctx: EngineContext, tenantId: string, space: string, wName: string, manifest: KubeObject,
+  marks: { labels: Record<string, string>; annotations: Record<string, string> }, binding: ResourceBinding, suspended: boolean): Promise<Work> {
+  const upstreamSpace = toUpstreamNamespace(tenantId, space);
+  await ensureExecutionSpace(ctx.upstream, upstreamSpace, tenantId);
+  return ensureWork(ctx, buildWork(wName, upstreamSpace, manifest, { tenantLabel: { [TENANT_LABEL]: tenantId }, ...marks }, {
+    suspendDispatching: suspended, preserveResourcesOnDeletion: binding.spec.preserveResourcesOnDeletion === true,
+  }));
+}
+
+async function writeWorkApplied(ctx: EngineContext, work: Work, applied: boolean, reason: string, text: string, memberObj: KubeObject | undefined, resource: TemplateResource): Promise<void> {
+  const conditions = setCondition(work.status?.conditions, { type: CONDITION_APPLIED, status: applied ? 'True' : 'False', reason, message: text }, { now: ctx.now() });
+  const manifest = work.spec.workload.manifests[0];
+  const manifestStatuses = memberObj && manifest ? [{
+    identifier: { ordinal: 0, group: resource.group, version: resource.version, kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' },
+    ...(reflectStatus(memberObj) !== undefined ? { status: reflectStatus(memberObj) as Record<string, unknown> } : {}),
+    health: interpretHealth(memberObj),
+  }] : [];
+  await writeWorkStatus(ctx, work, conditions, manifestStatuses);
+}
+
+/** Deletes the binding's Works for these clusters, and (when asked) its copies there. Unreachable members are retried later. */
+async function removeFrom(ctx: EngineContext, clusterNames: readonly string[], works: readonly Work[], resource: TemplateResource,
+  namespace: string, name: string, uid: string, tenantId: string, deleteCopies: boolean): Promise<void> {
+  await Promise.all(clusterNames.map(async (clusterName) => {
+    const cluster = ctx.informers.clusters.store.get(clusterName);
+    const observed = ctx.members.observed(clusterName, resource, namespace, name);
+    const ours = observed.obj?.metadata.labels?.[PERMANENT_ID_LABEL] === uid;
+    const work = works.find((w) => clusterOfWork(tenantId, w) === clusterName);
+    if (deleteCopies && cluster && (ours || (!observed.synced && work))) {
+      const member = await ctx.members.client(cluster);
+      try {
+        if (member) await deleteFromMember(member, resource, namespace, name);
+        lastApplied.delete(`${clusterName}|${namespace}|${resource.kind}|${name}`);
+      } catch (err) {
+        ctx.log(`propagation: cannot remove ${resource.kind} ${namespace}/${name} from ${clusterName} yet: ${message(err)}`);
+      }
+    }
+    if (work) await deleteWork(ctx, work.metadata.namespace ?? '', work.metadata.name ?? '');
+  }));
+}
+
+function clusterOfWork(tenantId: string, work: Work): string | undefined {
+  const space = toTenantNamespace(tenantId, work.metadata.namespace ?? '');
+  return space === undefined ? undefined : clusterOfExecutionNamespace(space);
+}
+
+async function writeTemplateStatus(ctx: EngineContext, resource: TemplateResource, template: KubeObject, items: ReturnType<typeof aggregatedStatusOf>): Promise<void> {
+  if (!resource.hasStatus) return;
+  const status = aggregateStatus(template, items);
+  if (status === undefined || jsonEqual(template.status ?? {}, status)) return;
+  const path = `${namespacedPath(resource, template.metadata.namespace ?? '')}/${encodeURIComponent(template.metadata.name ?? '')}/status`;
+  const res = await ctx.upstream.request('PUT', path, { ...template, status });
+  if (res.status !== 200 && res.status !== 404 && res.status !== 409) throw statusError(res.status, res.body);
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+

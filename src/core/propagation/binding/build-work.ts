@@ -1,0 +1,86 @@
+// The manifest one member gets, and the Work that records it. From the
+// template as the tenant wrote it: server-set fields pruned (a member sets its
+// own), the cluster's share of replicas, then the overrides for that cluster.
+// The Work holds the manifest in the tenant's terms, which is what the tenant
+// sees with `kubectl get work -o yaml`; memberManifest() puts it in the
+// member's terms (the tenant prefix) with the engine's ownership marks.
+import type { KubeObject } from '../../types.ts';
+import type { TenantContext } from '../../tenancy/tenant-context.ts';
+import { toTenantObject, toUpstreamObject } from '../../tenancy/object-translation.ts';
+import type { Cluster, OverridePolicy, TargetCluster, Work } from '../karmada-types.ts';
+import { applyOverrides, type AppliedPolicy } from '../override/index.ts';
+import { reviseReplicas } from '../workload/index.ts';
+
+const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'ownerReferences', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers'] as const;
+const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision'];
+
+/** Upstream template → the tenant's manifest, without what the server or another cluster set. */
+export function pruneTemplate(ctx: TenantContext, upstreamTemplate: KubeObject): KubeObject | undefined {
+  const view = toTenantObject(ctx, structuredClone(upstreamTemplate));
+  if (!view) return undefined;
+  const meta = view.metadata;
+  for (const field of SERVER_FIELDS) delete meta[field];
+  if (meta.annotations) {
+    for (const key of DROPPED_ANNOTATIONS) delete meta.annotations[key];
+    if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
+  }
+  delete view.status;
+  pruneKind(view);
+  return view;
+}
+
+// Fields one cluster allocates that would be wrong, or refused, on another (Karmada's prune).
+function pruneKind(obj: KubeObject): void {
+  const spec = obj.spec as Record<string, unknown> | undefined;
+  if (!spec) return;
+  if (obj.apiVersion === 'v1' && obj.kind === 'Service' && spec.clusterIP !== 'None') {
+    delete spec.clusterIP;
+    delete spec.clusterIPs;
+  }
+  if (obj.apiVersion === 'batch/v1' && obj.kind === 'Job' && spec.manualSelector !== true) {
+    delete spec.selector;
+    const template = spec.template as { metadata?: { labels?: Record<string, string> } } | undefined;
+    const labels = template?.metadata?.labels;
+    if (labels) for (const key of ['controller-uid', 'batch.kubernetes.io/controller-uid', 'job-name', 'batch.kubernetes.io/job-name']) delete labels[key];
+  }
+  if (obj.apiVersion === 'v1' && obj.kind === 'PersistentVolumeClaim') delete spec.volumeName;
+}
+
+export interface ClusterManifest {
+  manifest: KubeObject;
+  applied: AppliedPolicy[];
+}
+
+/** Throws ApiError when an override cannot apply (the binding shows it for that cluster). */
+export function manifestFor(pruned: KubeObject, target: TargetCluster, cluster: Cluster, divided: boolean,
+  overridePolicies: readonly OverridePolicy[], clusterOverridePolicies: readonly OverridePolicy[]): ClusterManifest {
+  const sized = divided && target.replicas !== undefined ? reviseReplicas(pruned, target.replicas) : structuredClone(pruned);
+  return applyOverrides(sized, cluster, overridePolicies, clusterOverridePolicies);
+}
+
+export interface WorkMarks {
+  tenantLabel: Record<string, string>;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+export function buildWork(name: string, upstreamNamespace: string, manifest: KubeObject, marks: WorkMarks, options: { suspendDispatching: boolean; preserveResourcesOnDeletion: boolean }): Work {
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: { name, namespace: upstreamNamespace, labels: { ...marks.tenantLabel, ...marks.labels }, annotations: { ...marks.annotations } },
+    spec: {
+      workload: { manifests: [manifest] },
+      ...(options.suspendDispatching ? { suspendDispatching: true } : {}),
+      ...(options.preserveResourcesOnDeletion ? { preserveResourcesOnDeletion: true } : {}),
+    },
+  };
+}
+
+/** The Work's manifest in the member's terms, marked as the engine's. */
+export function memberManifest(ctx: TenantContext, manifest: KubeObject, marks: Omit<WorkMarks, 'tenantLabel'>): KubeObject {
+  const obj = toUpstreamObject(ctx, structuredClone(manifest));
+  obj.metadata.labels = { ...obj.metadata.labels, ...marks.labels };
+  obj.metadata.annotations = { ...obj.metadata.annotations, ...marks.annotations };
+  return obj;
+}

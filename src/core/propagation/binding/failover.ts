@@ -1,0 +1,56 @@
+// Cluster failover, as Karmada's taint manager does it: a cluster that carries
+// a NoExecute taint the placement does not tolerate loses its replicas; one
+// tolerated for tolerationSeconds loses them once that time has passed since
+// the taint was added. The not-ready and unreachable taints are tolerated for
+// a default time when the policy says nothing of them (Karmada's webhook adds
+// those tolerations to every policy).
+import { toleratesTaint } from '../scheduler/taint-toleration.ts';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE, type Cluster, type Taint, type TargetCluster, type Toleration } from '../karmada-types.ts';
+
+export interface Evictions {
+  /** Clusters whose replicas must move now. */
+  evict: string[];
+  /** When to look again: the earliest toleration still running out. */
+  recheckAfterMs?: number;
+}
+
+export function defaultTolerations(tolerations: readonly Toleration[] | undefined, seconds: number): Toleration[] {
+  const list = [...(tolerations ?? [])];
+  for (const key of [TAINT_NOT_READY, TAINT_UNREACHABLE]) {
+    const named = list.some((t) => t.key === key && (t.effect === undefined || t.effect === 'NoExecute'));
+    if (!named) list.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+  }
+  return list;
+}
+
+export function evictions(scheduled: readonly TargetCluster[], clusters: ReadonlyMap<string, Cluster>, tolerations: readonly Toleration[], now: Date): Evictions {
+  const evict: string[] = [];
+  let recheck: number | undefined;
+  for (const target of scheduled) {
+    const cluster = clusters.get(target.name);
+    if (!cluster) continue; // a removed cluster is the scheduler's concern, not failover's
+    for (const taint of cluster.spec.taints ?? []) {
+      if (taint.effect !== 'NoExecute') continue;
+      const remaining = remainingToleration(taint, tolerations, now);
+      if (remaining === 'forever') continue;
+      if (remaining <= 0) {
+        evict.push(target.name);
+        break;
+      }
+      recheck = recheck === undefined ? remaining : Math.min(recheck, remaining);
+    }
+  }
+  return recheck === undefined ? { evict } : { evict, recheckAfterMs: recheck };
+}
+
+function remainingToleration(taint: Taint, tolerations: readonly Toleration[], now: Date): number | 'forever' {
+  let best: number | undefined;
+  for (const t of tolerations) {
+    if (!toleratesTaint(t, taint)) continue;
+    if (t.tolerationSeconds === undefined) return 'forever';
+    const since = taint.timeAdded ? Date.parse(taint.timeAdded) : now.getTime();
+    const left = since + Math.max(0, t.tolerationSeconds) * 1000 - now.getTime();
+    best = best === undefined ? left : Math.max(best, left);
+  }
+  return best ?? 0;
+}
