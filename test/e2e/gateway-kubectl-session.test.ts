@@ -1,20 +1,23 @@
 // The kubectl session of kubectl-session.test.ts, step for step with the same
-// output assertions, but through the gateway with a tenant admin kubeconfig
-// (kubectl 1.27 and 1.33, one gateway child per version). The tenant must see a
-// cluster of its own: besides each step's assertions, no output of any command
-// may show a tenant prefix (its own or the other tenant's).
+// output assertions, but through the gateway with a tenant admin kubeconfig.
+// The client matrix: it runs with EVERY kubectl on the machine (kubectl.1.XX
+// beside kubectl's real path; 1.27 to 1.33 must all be there), one version
+// after the other against ONE shared gateway child, each version in its own
+// namespace, CRD group and short name, with its own HOME (discovery cache).
+// A failure on any version fails the file. The tenant must see a cluster of
+// its own: besides each step's assertions, no output of any command may show a
+// tenant prefix (its own or the other tenant's).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { kubectl, type KubectlResult } from '../helpers/kubectl.ts';
+import { dirname, join } from 'node:path';
+import { kubectl, kubectlPath, type KubectlResult } from '../helpers/kubectl.ts';
 import { REPO_ROOT } from '../helpers/warren-process.ts';
 import { startGatewayProcess, type GatewayUp as Up } from '../helpers/gateway-process.ts';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures');
-const NS = 'e2e';
 /** The ids of TWO_TENANTS in gateway-harness.ts: neither may leak into what the tenant sees. */
 const PREFIXES = /acme01|globx1/;
 
@@ -30,30 +33,74 @@ function table(out: string): string[][] {
   return out.trimEnd().split('\n').map((line) => line.trim().split(/\s{2,}/));
 }
 
-for (const version of ['1.27', '1.33']) {
+/** Every kubectl.1.XX beside the real kubectl, in version order. */
+function kubectlVersions(): string[] {
+  const dir = dirname(kubectlPath('1.33'));
+  return readdirSync(dir).map((f) => /^kubectl\.(1\.\d+)$/.exec(f)?.[1]).filter((v): v is string => v !== undefined)
+    .sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+}
+
+const VERSIONS = kubectlVersions();
+const REQUIRED = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'];
+
+let child: ChildProcess | undefined;
+let up: Up | undefined;
+let started = 0;
+const timings: string[] = [];
+
+before(async () => {
+  started = Date.now();
+  ({ child, up } = await startGatewayProcess());
+  timings.push(`gateway up ${Date.now() - started} ms`);
+});
+after(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  process.stderr.write(`kubectl matrix: ${timings.join(', ')}; total ${Date.now() - started} ms\n`);
+});
+
+it('every kubectl from 1.27 to 1.33 is on the machine', () => {
+  for (const v of REQUIRED) assert.ok(VERSIONS.includes(v), `kubectl.${v} is missing beside ${dirname(kubectlPath('1.33'))} (found ${VERSIONS.join(', ')})`);
+});
+
+for (const version of VERSIONS) {
   describe(`kubectl ${version} session through the gateway`, { timeout: 180_000 }, () => {
-    let child: ChildProcess | undefined;
-    let up: Up | undefined;
+    // Versions share the gateway and tenant: each works in its own namespace and
+    // CRD group (short names must differ too, or kubectl would find two gdt's).
+    const tag = version.replace('.', '');
+    const NS = `e2e-${tag}`;
+    const GROUP = `e2e${tag}.warren.dev`;
+    const SHORT = `gdt${tag}`;
     let scratch = '';
+    let kubeconfigPath = '';
+    let began = 0;
     /** Every command runs as acme's admin, and nothing it prints may carry a prefix. */
     const k = async (args: string[], options: KOptions = {}): Promise<KubectlResult> => {
-      const r = await kubectl(version, args, { kubeconfigPath: up!.kubeconfigs['acme/admin']!, ...options });
+      const r = await kubectl(version, args, { kubeconfigPath, ...options });
       assert.doesNotMatch(r.stdout + r.stderr, PREFIXES, `kubectl ${args.join(' ')} shows a tenant prefix`);
       return r;
     };
     const kn = (args: string[], options?: KOptions) => k([...args, '-n', NS], options);
+    /** The gadget fixtures, moved to this version's group and short name. */
+    const fixture = (name: string): string => {
+      const path = join(scratch, name);
+      writeFileSync(path, readFileSync(join(FIXTURES, name), 'utf8').replaceAll('e2e.warren.dev', GROUP).replace('[gdt]', `[${SHORT}]`));
+      return path;
+    };
 
-    before(async () => {
+    before(() => {
+      began = Date.now();
       scratch = mkdtempSync(join(tmpdir(), `warren-gw-e2e-${version}-`));
-      ({ child, up } = await startGatewayProcess());
+      // A private copy: kubectl's HOME (and discovery cache) is the kubeconfig's folder.
+      kubeconfigPath = join(scratch, 'kubeconfig');
+      copyFileSync(up!.kubeconfigs['acme/admin']!, kubeconfigPath);
     });
-    after(async () => {
-      if (child && child.exitCode === null) {
-        const exited = new Promise((r) => child!.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+    after(() => {
+      timings.push(`${version} ${Date.now() - began} ms`);
       rmSync(scratch, { recursive: true, force: true });
     });
 
@@ -102,7 +149,7 @@ for (const version of ['1.27', '1.33']) {
       const yaml = ok(await kn(['get', 'deployment', 'nginx', '-o', 'yaml']), 'get yaml');
       assert.match(yaml, /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
       assert.match(yaml, /\n {2}name: nginx\n/);
-      assert.match(yaml, /\n {2}namespace: e2e\n/);
+      assert.match(yaml, new RegExp(`\\n {2}namespace: ${NS}\\n`));
     });
 
     it('get -w ends with --request-timeout and prints the table', async () => {
@@ -174,13 +221,13 @@ for (const version of ['1.27', '1.33']) {
     // right after `wait --for=condition=Established`, kubectl's refetch of /apis
     // still gets the document without the new group.
     it('CRD: create, wait Established, create and get a custom resource', async () => {
-      assert.equal(ok(await k(['apply', '-f', join(FIXTURES, 'gadget-crd.yaml')]), 'crd'), 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev created\n');
-      const waited = ok(await k(['wait', '--for=condition=Established', 'crd/gadgets.e2e.warren.dev', '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
-      assert.equal(waited, 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev condition met\n');
-      assert.equal(ok(await kn(['apply', '-f', join(FIXTURES, 'gadget.yaml')]), 'cr'), 'gadget.e2e.warren.dev/g1 created\n');
-      const rows = table(ok(await kn(['get', 'gadgets']), 'get gadgets'));
+      assert.equal(ok(await k(['apply', '-f', fixture('gadget-crd.yaml')]), 'crd'), `customresourcedefinition.apiextensions.k8s.io/gadgets.${GROUP} created\n`);
+      const waited = ok(await k(['wait', '--for=condition=Established', `crd/gadgets.${GROUP}`, '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
+      assert.equal(waited, `customresourcedefinition.apiextensions.k8s.io/gadgets.${GROUP} condition met\n`);
+      assert.equal(ok(await kn(['apply', '-f', fixture('gadget.yaml')]), 'cr'), `gadget.${GROUP}/g1 created\n`);
+      const rows = table(ok(await kn(['get', `gadgets.${GROUP}`]), 'get gadgets'));
       assert.deepEqual(rows, [['NAME', 'SIZE'], ['g1', '4']]);
-      assert.equal(ok(await kn(['get', 'gdt', '-o', 'name']), 'short name'), 'gadget.e2e.warren.dev/g1\n');
+      assert.equal(ok(await kn(['get', SHORT, '-o', 'name']), 'short name'), `gadget.${GROUP}/g1\n`);
     });
 
     it('delete with --cascade=orphan (waits for the orphan finalizer)', async () => {
@@ -192,7 +239,7 @@ for (const version of ['1.27', '1.33']) {
 
     // Needs g1, which the CRD step could not create (see DISCOVERY_LAG).
     it('delete the custom resource', async () => {
-      assert.equal(ok(await kn(['delete', 'gadget', 'g1']), 'delete cr'), 'gadget.e2e.warren.dev "g1" deleted\n');
+      assert.equal(ok(await kn(['delete', `gadget.${GROUP}`, 'g1']), 'delete cr'), `gadget.${GROUP} "g1" deleted\n`);
     });
 
     it('plain delete: a configmap, then the namespace', async () => {
