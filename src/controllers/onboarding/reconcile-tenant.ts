@@ -18,6 +18,8 @@ import { reconcileCredentials } from './reconcile-credentials.ts';
 import { computeUsage } from './compute-usage.ts';
 import { cleanupTenant } from './cleanup-tenant.ts';
 import { setFinalizer, tenantPath, writeTenantStatus } from './tenant-status.ts';
+import { resolveTenantClusters } from './resolve-clusters.ts';
+import type { KubeObject } from '../../core/types.ts';
 
 export interface OnboardingDeps {
   client: ObjectClient;
@@ -32,6 +34,8 @@ export interface OnboardingDeps {
   now: () => Date;
   onTenantDeleted?: (id: string) => Promise<void> | void;
   random?: (max: number) => number;
+  /** Registered member Clusters; undefined until known (status.clusters is then left as it is). */
+  clusters?: () => readonly KubeObject[] | undefined;
 }
 
 /** How often a Tenant whose cleanup is waiting on the upstream is looked at again. */
@@ -111,6 +115,8 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     condition({ type: ConditionType.CredentialsReady, status: 'True', reason: Reason.CredentialsIssued, message: '' });
 
     status.usage = await computeUsage(deps.client, id);
+    const registered = deps.clusters?.();
+    if (registered) status.clusters = resolveTenantClusters(spec.clusters, registered);
 
     const wasSuspended = tenant.status?.phase === 'Suspended';
     if (spec.suspended === true) {

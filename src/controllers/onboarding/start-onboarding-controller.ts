@@ -11,6 +11,9 @@ import { createEventRecorder } from '../runtime/event-recorder.ts';
 import { upstreamObjectClient } from './object-client.ts';
 import { CONTROLLER_NAME } from './reasons.ts';
 import { reconcileTenant } from './reconcile-tenant.ts';
+import { startInformer } from '../../kube/informer.ts';
+import type { KubeObject } from '../../core/types.ts';
+import { CLUSTERS_PATH } from './resolve-clusters.ts';
 
 export interface OnboardingControllerOptions {
   upstream: Upstream;
@@ -44,6 +47,19 @@ export function startOnboardingController(options: OnboardingControllerOptions):
     return tenantCa;
   };
   const reserved = new Set<string>();
+  // Member Clusters, for Tenant.spec.clusters: any change to them may change what
+  // a tenant may use, so every tenant is looked at again (there are few Clusters).
+  let clustersSynced = false;
+  const clusterInformer = startInformer<KubeObject>({
+    upstream, listPath: CLUSTERS_PATH, log,
+    onEvent: () => {
+      if (clustersSynced) for (const key of controller.informer.store.keys()) controller.queue.add(key);
+    },
+  });
+  clusterInformer.synced().then(() => {
+    clustersSynced = true;
+    for (const key of controller.informer.store.keys()) controller.queue.add(key);
+  }, () => undefined);
   const controller = startController<Tenant>({
     name: CONTROLLER_NAME,
     upstream,
@@ -60,7 +76,14 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       gatewayCaPem: options.gatewayCaPem,
       now,
       ...(options.onTenantDeleted ? { onTenantDeleted: options.onTenantDeleted } : {}),
+      clusters: () => (clustersSynced ? [...clusterInformer.store.values()] : undefined),
     }, key),
   });
-  return { synced: () => controller.synced(), stop: () => controller.stop() };
+  return {
+    synced: () => controller.synced(),
+    stop() {
+      clusterInformer.stop();
+      controller.stop();
+    },
+  };
 }
