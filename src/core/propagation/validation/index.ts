@@ -1,0 +1,2 @@
+export { validatePropagationPolicy, propagationPolicyCauses } from './propagation-policy.ts';
+export { validateOverridePolicy, overridePolicyCauses } from './override-policy.ts';
