@@ -11,11 +11,19 @@
 //  6. authorize: the tenant's own RBAC, evaluated by the gateway; the upstream
 //     never sees tenant users.
 //  7. admission: a suspended tenant may read, not write.
+//  7½. fairness: the tenant's share of seats and its bounded queue (429 beyond);
+//     after authorization, so a refused request never waits for a seat, and
+//     before any upstream work (discovery and OpenAPI read upstream too).
 //  8. gateway-answered requests: discovery, OpenAPI, access reviews.
 //  9. translate: path, query, selectors and body to upstream terms.
 // 10. guard: an independent re-check of the upstream request, just before it
 //     is sent; a refusal here is a translator bug and a security event.
 // 11. proxy: forward with Warren's credential; translate the response or stream.
+//     Karmada Clusters are answered through the tenant's filtered view first
+//     (clusters/serve-clusters.ts): after the guard, before the cache and proxy.
+// Around the chain: the observer (metrics, audit) sees every request from its
+// arrival to its response's close; while the gateway drains, new requests get
+// 503 after the probes (which must keep answering: /readyz then says 500).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../core/api-error.ts';
 import { parseRequestInfo, type RequestInfo } from '../core/request-info.ts';
@@ -36,6 +44,12 @@ import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from './tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
+import type { Fairness } from './fairness/fairness-filter.ts';
+import type { InFlight } from './fairness/in-flight.ts';
+import { isLongRunning } from './fairness/long-running.ts';
+import type { RequestObserver } from './observability/request-observer.ts';
+import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
+import { METRICS_PATH } from './observability/metrics-endpoint.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -50,16 +64,28 @@ export interface GatewayDeps {
   checkQuota(tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void>;
   /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
+  /** Karmada Clusters in the tenant's view (only those its Tenant allows); false = not a Cluster request. */
+  serveClusters?(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   version(): Promise<unknown>;
   jwks(): unknown;
   ready(): boolean;
   security: SecurityLog;
+  /** Per-tenant seats and queues (fairness/); absent: no limits. */
+  fairness?: Fairness;
+  /** In-flight requests, for draining on stop(). */
+  inFlight?: InFlight;
+  observer?: RequestObserver;
+  /** GET /metrics for platform admins (observability/metrics-endpoint.ts). */
+  metricsEndpoint?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 const HEALTH = /^\/(healthz|livez|readyz)(\/[a-z-]+)?\/?$/;
 
 export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    deps.observer?.begin(req, res);
+    // Draining: every answer closes its connection, so clients reconnect to another replica.
+    if (deps.inFlight?.draining) res.setHeader('Connection', 'close');
     let tenantId: string | undefined;
     handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => sendGatewayError(res, toApiError(err), tenantId));
   };
@@ -69,12 +95,19 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   stripIdentityHeaders(req);
   const url = scopedUrl(req);
   if (await servePublic(deps, req, res, url.pathname)) return;
+  if (deps.inFlight?.draining) throw new ApiError('ServiceUnavailable', 'the server is shutting down, please try again', { retryAfterSeconds: 1 });
+  // Metrics name tenants: platform admins only, checked like the portal before tenant authentication.
+  if (deps.metricsEndpoint && url.pathname === METRICS_PATH) {
+    await deps.metricsEndpoint(req, res);
+    return;
+  }
   // The provisioning API answers platform admins, never tenants: it sits before tenant authentication.
   if (isPortalPath(url.pathname)) {
     await deps.portal(req, res, url.pathname);
     return;
   }
   const { ctx, identity, info } = await admit(deps, req, url, noteTenant);
+  await takeSeat(deps, res, identity, info);
   if (!info.isResourceRequest) {
     if (url.pathname.startsWith('/openapi/')) {
       await deps.openapi.serve(req, res, ctx, url.pathname);
@@ -83,7 +116,7 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     await deps.discovery.serve(req, res, ctx, info, url.pathname);
     return;
   }
-  const translated = translateRequest(ctx, info, url.searchParams);
+  const translated = translating(req, () => translateRequest(ctx, info, url.searchParams));
   if (translated.action === 'answer') {
     sendJsonBody(res, 201, await answerAccessReview(req, identity, deps.policies.indexFor(identity.tenantId), translated.resource));
     return;
@@ -126,6 +159,7 @@ export async function admit(deps: GatewayDeps, req: IncomingMessage, url: URL, n
   const tenant = deps.tenants.byId(identity.tenantId);
   if (!tenant) throw new ApiError('Unauthorized', 'Unauthorized');
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+  noteRequestInfo(req, info);
   authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
   admitRequest(tenant, info);
   return { identity, ctx: { id: identity.tenantId, user: identity.user }, info };
@@ -140,12 +174,40 @@ export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, 
 }
 
 async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
-  const prepared = await deps.forwarder.prepare(req, ctx, info, fwd);
+  const prepared = await translatingAsync(req, () => deps.forwarder.prepare(req, ctx, info, fwd));
   guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody });
+  if (await deps.serveClusters?.(req, res, ctx, info, fwd)) return;
   const tenant = deps.tenants.byId(ctx.id);
   if (tenant) await deps.checkQuota(tenant, info, fwd);
   if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
   await deps.forwarder.send(req, res, ctx, info, fwd, prepared);
+}
+
+/** Step 7½: a seat in the tenant's share (released when the response closes); then counted as in flight. */
+async function takeSeat(deps: GatewayDeps, res: ServerResponse, identity: Identity, info: RequestInfo): Promise<void> {
+  const tenant = deps.tenants.byId(identity.tenantId);
+  if (deps.fairness && tenant) await deps.fairness.enter(res, tenant, info);
+  deps.inFlight?.track(res, isLongRunning(info));
+  deps.observer?.admitted(res, identity.tenantId, info);
+}
+
+/** A translation refusal is the tenant's error to see, and a metric for the platform. */
+function translating<T>(req: IncomingMessage, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    noteTranslationError(req, toApiError(err).reason);
+    throw err;
+  }
+}
+
+async function translatingAsync<T>(req: IncomingMessage, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    noteTranslationError(req, toApiError(err).reason);
+    throw err;
+  }
 }
 
 async function servePublic(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {

@@ -31,6 +31,14 @@ import { listen } from '../http/https-listener.ts';
 import { createSharedCache } from './cache/shared-cache.ts';
 import { createCacheServer } from './cache/serve-from-cache.ts';
 import { serveTableFromCache } from './cache/serve-table-from-cache.ts';
+import { createClusterServer } from './clusters/serve-clusters.ts';
+import type { FairnessConfig } from './fairness/fairness-config.ts';
+import { createFairness } from './fairness/fairness-filter.ts';
+import { createInFlight } from './fairness/in-flight.ts';
+import { createGatewayObservability, type TenantMetricsOptions } from './observability/gateway-observability.ts';
+import { createMetricsEndpoint } from './observability/metrics-endpoint.ts';
+import type { MetricsRegistry } from '../observability/metrics-registry.ts';
+import { platformAdminOf } from './portal/platform-admin.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -49,6 +57,18 @@ export interface GatewayOptions {
   /** More that must hold before /readyz answers 200 (e.g. `warren up` waiting for its tenants). */
   readiness?: () => boolean;
   log?: (line: string) => void;
+  /** Per-tenant seats and queues (defaults: fairness-config.ts). */
+  fairness?: FairnessConfig;
+  /** How long stop() lets requests in flight finish before it cuts them (default 10 s). */
+  shutdownDeadlineMs?: number;
+  /** The process's metrics registry, shared with controllers; default: the gateway's own. */
+  metrics?: MetricsRegistry;
+  /** Per-tenant metric labels: top N (default 20), all, or none (docs/adr/0009-metrics-cardinality.md). */
+  tenantMetrics?: TenantMetricsOptions;
+  /** Audit events (audit.k8s.io/v1, level Metadata) as JSON lines, in the tenant's view. */
+  auditLogPath?: string;
+  /** Also one audit file per tenant: <dir>/<tenant id>.log. */
+  auditTenantDir?: string;
 }
 
 export interface RunningGateway {
@@ -60,6 +80,7 @@ export interface RunningGateway {
   signingKeys: SigningKeySet;
   tenants: TenantDirectory;
   security: SecurityLog;
+  metrics: MetricsRegistry;
   stop(): Promise<void>;
 }
 
@@ -82,7 +103,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const directory = options.tenants ?? startTenantDirectory(upstream, { log });
   const rbac = startUpstreamRbacSource(upstream, log);
   await Promise.all([directory.synced(), rbac.synced()]);
-  const security = createSecurityLog(log);
+  const inFlight = createInFlight();
+  let queued = (): number => 0;
+  const observability = createGatewayObservability({
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.tenantMetrics ? { tenantMetrics: options.tenantMetrics } : {}),
+    ...(options.auditLogPath ? { auditLogPath: options.auditLogPath } : {}),
+    ...(options.auditTenantDir ? { auditTenantDir: options.auditTenantDir } : {}),
+    inFlight: () => inFlight.count(),
+    queued: () => queued(),
+  });
+  const fairness = createFairness(options.fairness, { rejected: (tenant, reason) => observability.metrics.rejected(tenant, reason) });
+  queued = () => fairness.stats().queued;
+  const security = observability.observeSecurity(createSecurityLog(log));
   const tokens = createTokenAuthenticator({
     warrenKeys: secrets.signingKeys,
     issuer: options.issuer ?? DEFAULT_ISSUER,
@@ -94,20 +127,30 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const proxy = createProxy(upstream, options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {});
   let ready = false;
   let versionCache: unknown;
+  const authenticate = createAuthenticator({ tenants: directory, tokens });
   const deps = {
-    authenticate: createAuthenticator({ tenants: directory, tokens }),
+    authenticate,
     tenants: directory,
     policies: createTenantPolicies(rbac),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
-    checkQuota: (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd),
+    checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
+    serveClusters: createClusterServer(upstream, directory),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
     ready: () => ready && (options.readiness?.() ?? true),
     security,
+    fairness,
+    inFlight,
+    observer: observability.observer,
+    metricsEndpoint: createMetricsEndpoint({
+      registry: observability.registry,
+      platformAdmin: (req) => platformAdminOf(req, secrets.signingKeys, options.issuer ?? DEFAULT_ISSUER),
+      authenticate,
+    }),
   };
   const server = https.createServer(
     createGatewayTlsOptions({ servingCert: serving.certPem, servingKey: serving.keyPem, tenantCaPem: secrets.tenantCa.certPem }),
@@ -128,10 +171,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     signingKeys: secrets.signingKeys,
     tenants: directory,
     security,
+    metrics: observability.registry,
     stop() {
       stopping ??= (async () => {
+        // Graceful: stop listening, end watches cleanly (clients re-list elsewhere), let
+        // requests in flight finish until the deadline, then cut whatever is left.
         ready = false;
-        await listener.close();
+        const deadlineMs = options.shutdownDeadlineMs ?? 10_000;
+        const closed = listener.close(deadlineMs);
+        const cut = await inFlight.drain(deadlineMs);
+        if (cut > 0) log(JSON.stringify({ level: 'warn', event: 'shutdown-deadline', cut }));
+        // Keep-alive connections whose requests just finished hold the listener open otherwise.
+        server.closeIdleConnections();
+        await closed;
+        await observability.stop();
         proxy.close();
         cache.stop();
         rbac.stop();

@@ -11,6 +11,7 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { sendJsonBody } from '../respond.ts';
 import type { SharedCache } from './shared-cache.ts';
 import type { WatchSink } from './watch-session.ts';
+import { setDrainHook } from '../fairness/drain-hook.ts';
 
 export type ServeFromCache = (req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest) => Promise<boolean>;
 
@@ -102,6 +103,8 @@ export function createCacheServer(cache: SharedCache, options: CacheServerOption
     }
     sink.head();
     res.once('close', stop);
+    // Graceful shutdown ends the session: the sink sends the final chunk and the client re-lists.
+    setDrainHook(res, stop);
     return true;
   };
 }
