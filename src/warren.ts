@@ -6,6 +6,9 @@ import { startGateway, type RunningGateway } from './gateway/server.ts';
 import { ensureCrds, readCrdFiles } from './kube/ensure-crds.ts';
 import { startOnboardingController } from './controllers/onboarding/start-onboarding-controller.ts';
 import { startClusterController } from './controllers/clusters/start-cluster-controller.ts';
+import { startPropagation } from './controllers/propagation/start-propagation.ts';
+import type { EngineSettings } from './controllers/propagation/engine-context.ts';
+import { memberUpstream } from './kube/member-upstream.ts';
 
 export interface WarrenOptions {
   upstream: Upstream;
@@ -20,6 +23,8 @@ export interface WarrenOptions {
   log: (line: string) => void;
   /** How often member clusters' /readyz is probed (default 10 s). */
   clusterProbeIntervalMs?: number;
+  /** Propagation engine tuning (failover tolerations, eviction timeout). */
+  propagation?: Partial<EngineSettings>;
 }
 
 export interface RunningWarren {
@@ -47,12 +52,18 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     upstream: options.upstream, log: options.log,
     ...(options.clusterProbeIntervalMs !== undefined ? { probeIntervalMs: options.clusterProbeIntervalMs } : {}),
   });
-  await Promise.all([onboarding.synced(), clusters.synced()]);
+  const propagation = startPropagation({
+    upstream: options.upstream, log: options.log,
+    connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
+    ...(options.propagation ? { settings: options.propagation } : {}),
+  });
+  await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]);
   return {
     gateway,
     async stop() {
       onboarding.stop();
       clusters.stop();
+      propagation.stop();
       await gateway.stop();
       options.upstream.close();
     },

@@ -4,7 +4,7 @@
 // Scheduling runs again only when something it depends on changed: the
 // placement, the replicas, a cluster that left the tenant's set, or a failover.
 import type { KubeObject } from '../../core/types.ts';
-import type { Cluster, Placement, PropagationPolicy, ResourceBinding, ResourceBindingSpec, TargetCluster } from '../../core/propagation/karmada-types.ts';
+import type { Cluster, Placement, ResourceBinding, ResourceBindingSpec, TargetCluster } from '../../core/propagation/karmada-types.ts';
 import { CONDITION_SCHEDULED } from '../../core/propagation/karmada-types.ts';
 import { bindingName } from '../../core/propagation/detector/index.ts';
 import { claimOf, type Claim } from '../../core/propagation/binding/claim.ts';
@@ -18,6 +18,7 @@ import { jsonEqual } from '../onboarding/object-client.ts';
 import { setCondition, rfc3339 } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
+import { tenantViews } from './tenant-views.ts';
 import { ofTenant } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
@@ -33,8 +34,9 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   if (!tenant || tenantNamespace === undefined || tenant.metadata.deletionTimestamp) return;
 
   const view = tenantView(template, tenantNamespace);
-  const policies = ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace).map((p) => policyView(p, tenantNamespace));
-  const clusterPolicies = ofTenant(ctx.informers.clusterPolicies, tenantId).map((p) => policyView(p, undefined, tenantId));
+  const tctx = { id: tenantId };
+  const policies = tenantViews(tctx, ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace));
+  const clusterPolicies = tenantViews(tctx, ofTenant(ctx.informers.clusterPolicies, tenantId));
   const claim = claimOf(view, policies, clusterPolicies, tenant.spec?.defaultPlacement as Placement | undefined);
   // Deleting a policy leaves what it propagated as it is, as in Karmada.
   if (!claim) return;
@@ -48,7 +50,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const failover = evictions(previous, usableByName, tolerations, ctx.now());
 
   const spec: ResourceBindingSpec = {
-    resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, namespace: tenantNamespace, name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
+    resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, namespace, name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
     ...claim.spec,
     ...(replicas > 0 ? { replicas } : {}),
     ...(replicaRequirements ? { replicaRequirements } : {}),
@@ -75,7 +77,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
     }
   }
 
-  const desired = bindingObject(tenantId, namespace, bindingName(resource.kind, name), template, claim, spec);
+  const desired = bindingObject(tenantId, namespace, tenantNamespace, bindingName(resource.kind, name), template, claim, spec);
   const written = await writeBinding(ctx, binding, desired);
   if (why) {
     const status = { ...(written.status ?? {}) };
@@ -118,11 +120,11 @@ function addEvictionTasks(tasks: ResourceBindingSpec['gracefulEvictionTasks'], p
   return list;
 }
 
-function bindingObject(tenantId: string, namespace: string, name: string, template: KubeObject, claim: Claim, spec: ResourceBindingSpec): ResourceBinding {
+function bindingObject(tenantId: string, namespace: string, tenantNamespace: string, name: string, template: KubeObject, claim: Claim, spec: ResourceBindingSpec): ResourceBinding {
   const labels: Record<string, string> = { [TENANT_LABEL]: tenantId };
   if (claim.source === 'PropagationPolicy' && claim.policyName) {
     labels[POLICY_NAME_LABEL] = claim.policyName;
-    labels[POLICY_NAMESPACE_LABEL] = spec.resource.namespace ?? '';
+    labels[POLICY_NAMESPACE_LABEL] = tenantNamespace;
   } else if (claim.source === 'ClusterPropagationPolicy' && claim.policyName) {
     labels[CLUSTER_POLICY_NAME_LABEL] = claim.policyName;
   }
@@ -141,12 +143,4 @@ function bindingObject(tenantId: string, namespace: string, name: string, templa
 function tenantView(template: KubeObject, tenantNamespace: string): KubeObject {
   const { [TENANT_LABEL]: _hidden, ...labels } = template.metadata.labels ?? {};
   return { ...template, metadata: { ...template.metadata, namespace: tenantNamespace, labels } };
-}
-
-function policyView(policy: PropagationPolicy, tenantNamespace: string | undefined, tenantId?: string): PropagationPolicy {
-  const name = tenantId && policy.metadata.name?.startsWith(`${tenantId}-`) ? policy.metadata.name.slice(tenantId.length + 1) : policy.metadata.name;
-  const metadata = { ...policy.metadata, ...(name !== undefined ? { name } : {}) };
-  if (tenantNamespace !== undefined) metadata.namespace = tenantNamespace;
-  else delete metadata.namespace;
-  return { ...policy, metadata };
 }

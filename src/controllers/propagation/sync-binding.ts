@@ -20,6 +20,7 @@ import { setCondition } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { releaseBinding, updateBindingSpec, writeBindingStatus } from './binding-writes.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
+import { tenantViews } from './tenant-views.ts';
 import { ofTenant, worksOfBinding } from './engine-informers.ts';
 import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
 import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
@@ -60,10 +61,8 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   const suspendedEverywhere = tenant.spec?.suspended === true || suspension?.dispatching === true;
   const suspendedOn = new Set(suspension?.dispatchingOnClusters?.clusterNames ?? []);
   const divided = binding.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
-  const overrides = ofTenant(ctx.informers.overrides, tenantId).filter((p) => p.metadata.namespace === namespace)
-    .map((p) => ({ ...p, metadata: { ...p.metadata, namespace: tenantNamespace } }));
-  const clusterOverrides = ofTenant(ctx.informers.clusterOverrides, tenantId)
-    .map((p) => ({ ...p, metadata: { ...p.metadata, name: (p.metadata.name ?? '').slice(tenantId.length + 1) } }));
+  const overrides = tenantViews(tctx, ofTenant(ctx.informers.overrides, tenantId).filter((p) => p.metadata.namespace === namespace));
+  const clusterOverrides = tenantViews(tctx, ofTenant(ctx.informers.clusterOverrides, tenantId));
   const marks = {
     labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid },
     annotations: { [BINDING_NAME_ANNOTATION]: name, [BINDING_NAMESPACE_ANNOTATION]: tenantNamespace },
