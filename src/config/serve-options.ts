@@ -1,0 +1,51 @@
+// From a validated WarrenConfig to what `warren serve` starts with: where the
+// upstream kubeconfig comes from, the listen address, and the leader-election
+// options. Pure: the composition root passes env, hostname and pid.
+import type { WarrenConfig } from './config-schema.ts';
+import { buildInClusterKubeconfig, buildLeaderIdentity } from './in-cluster-kubeconfig.ts';
+
+export interface ServeOptions {
+  /** For createUpstream(). */
+  upstreamKubeconfig: { path: string } | { yaml: string };
+  host: string;
+  port: number;
+  externalUrl: string | undefined;
+  servingNames: string[];
+  auditAttribution: { upstreamUser: string } | undefined;
+  upstreamTimeoutMs: number;
+  /** Spread into startLeaderElection() with upstream and callbacks; undefined when disabled. */
+  leaderElection: {
+    identity: string;
+    namespace: string;
+    name: string;
+    leaseDurationSeconds: number;
+    renewDeadline: number;
+    retryPeriod: number;
+  } | undefined;
+}
+
+/** "HOST:PORT", "[::1]:PORT" or ":PORT" (already checked by the schema). */
+function splitListen(listen: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(listen);
+  return { host: m?.[1] ?? (m?.[2] || '0.0.0.0'), port: Number(m?.[3] ?? 6443) };
+}
+
+export function buildServeOptions(config: WarrenConfig, env: Record<string, string | undefined>, hostname: string, pid: number): ServeOptions {
+  const le = config.leaderElection;
+  return {
+    upstreamKubeconfig: config.upstream.inCluster ? { yaml: buildInClusterKubeconfig(env) } : { path: config.upstream.kubeconfig },
+    ...splitListen(config.listen),
+    externalUrl: config.externalUrl || undefined,
+    servingNames: config.servingNames,
+    auditAttribution: config.upstream.auditImpersonate ? { upstreamUser: config.upstream.auditImpersonate } : undefined,
+    upstreamTimeoutMs: config.upstream.timeoutSeconds * 1000,
+    leaderElection: le.enabled ? {
+      identity: buildLeaderIdentity(le.identity, env, hostname, pid),
+      namespace: le.namespace,
+      name: le.leaseName,
+      leaseDurationSeconds: le.leaseDurationSeconds,
+      renewDeadline: le.renewDeadlineSeconds,
+      retryPeriod: le.retryPeriodSeconds,
+    } : undefined,
+  };
+}
