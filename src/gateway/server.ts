@@ -158,7 +158,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   );
   refuseUnverifiedClientCertificates(server, (refused) => log(JSON.stringify({ level: 'warn', event: 'client-certificate-refused', ...refused })));
   const upgrades = createUpgradeHandler(deps, proxy);
-  server.on('upgrade', (req, socket: Duplex, head: Buffer) => upgrades(req, socket, head));
+  // Upgraded connections (exec, attach, port-forward) have no clean end: stop() closes them after the drain.
+  const tunnels = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    tunnels.add(socket);
+    socket.once('close', () => tunnels.delete(socket));
+    upgrades(req, socket, head);
+  });
   const listener = await listen(server, host, options.port ?? 0);
   const port = listener.port;
   ready = true;
@@ -183,6 +189,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         if (cut > 0) log(JSON.stringify({ level: 'warn', event: 'shutdown-deadline', cut }));
         // Keep-alive connections whose requests just finished hold the listener open otherwise.
         server.closeIdleConnections();
+        for (const socket of tunnels) socket.destroy();
         await closed;
         await observability.stop();
         proxy.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
-import { startGateway, type RunningGateway } from '../../src/gateway/server.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/server.ts';
 import { tenantServerUrl } from '../../src/gateway/tenant-url.ts';
 import { tenantCrd } from '../../src/gateway/tenants/tenant-crd.ts';
 import { issueTenantUserCertificate, tenantUserKubeconfig, type TenantUserCertificate } from '../../src/gateway/credentials/issue-certificate.ts';
@@ -38,6 +38,8 @@ export interface GatewayHarnessOptions {
   simulateWorkloads?: boolean;
   /** Gateway log lines (security events, refusals); default: dropped. */
   log?: (line: string) => void;
+  /** More gateway options (fairness, audit, shutdown deadline). */
+  gateway?: Omit<GatewayOptions, 'upstream'>;
 }
 
 export interface PolicyRule {
@@ -115,7 +117,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions): Promi
     await createUpstreamObject(upstream, `/apis/${RBAC}/v1/clusterrolebindings`, binding);
   }
 
-  const gateway = await startGateway({ upstream, ...(options.log ? { log: options.log } : {}) });
+  const gateway = await startGateway({ upstream, ...options.gateway, ...(options.log ? { log: options.log } : {}) });
   await eventually(async () => options.tenants.every((t) => gateway.tenants.byId(t.id)), 'the gateway to know every tenant', { timeoutMs: 10_000, intervalMs: 50 });
 
   const byName = new Map(options.tenants.map((t) => [t.name, t]));

@@ -3,8 +3,10 @@
 // cleanly at once through the hook their writer registered (the chunked
 // response gets its final chunk, and client-go re-lists, against another
 // replica); whatever is still open at the deadline is cut. A long-running
-// response without a hook (a log stream) is cut at the deadline: ending it
-// under a writer that still pipes into it would be a write after end.
+// response without a hook (a log stream) is cut at once: it would never
+// finish by itself, and ending it under a writer that still pipes into it
+// would be a write after end. (A watch admitted just before the drain may
+// register its hook a moment later: it is given until the next poll.)
 import type { ServerResponse } from 'node:http';
 import { drainHookOf } from './drain-hook.ts';
 
@@ -24,14 +26,14 @@ export function createInFlight(): InFlight {
   const ended = new WeakSet<ServerResponse>();
   const idleWaiters = new Set<() => void>();
   let draining = false;
-  // A watch admitted just before the drain registers its hook a moment later: looked for again until the deadline.
-  const endLongRunning = (): void => {
+  const endLongRunning = (cutHookless: boolean): void => {
     for (const [res, entry] of open) {
       if (!entry.longRunning || ended.has(res)) continue;
       const end = drainHookOf(res);
-      if (!end) continue;
+      if (!end && !cutHookless) continue;
       ended.add(res);
-      end();
+      if (end) end();
+      else res.destroy();
     }
   };
   return {
@@ -48,9 +50,10 @@ export function createInFlight(): InFlight {
     },
     async drain(deadlineMs) {
       draining = true;
-      endLongRunning();
+      endLongRunning(false);
       if (open.size === 0) return 0;
-      const poll = setInterval(endLongRunning, HOOK_POLL_MS);
+      let polls = 0;
+      const poll = setInterval(() => endLongRunning(++polls > 1), HOOK_POLL_MS);
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         idleWaiters.add(resolve);
