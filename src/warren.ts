@@ -23,6 +23,8 @@ export interface WarrenOptions {
   log: (line: string) => void;
   /** How often member clusters' /readyz is probed (default 10 s). */
   clusterProbeIntervalMs?: number;
+  /** Failure threshold of the member health checks (default: the cluster controller's). */
+  clusterFailureThresholdMs?: number;
   /** Propagation engine tuning (failover tolerations, eviction timeout). */
   propagation?: Partial<EngineSettings>;
 }
@@ -51,6 +53,10 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
   const clusters = startClusterController({
     upstream: options.upstream, log: options.log,
     ...(options.clusterProbeIntervalMs !== undefined ? { probeIntervalMs: options.clusterProbeIntervalMs } : {}),
+    ...(options.clusterFailureThresholdMs !== undefined ? { failureThresholdMs: options.clusterFailureThresholdMs } : {}),
+    // NoExecute taints as soon as a member is not ready: how long a workload stays
+    // is then the policy's toleration (300 s unless it says otherwise), as in Karmada.
+    noExecuteAfterMs: 0,
   });
   const propagation = startPropagation({
     upstream: options.upstream, log: options.log,

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApiServer, type RunningApiServer } from '../apiserver/server.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
-import { startWarren, type RunningWarren } from '../warren.ts';
+import { startWarren, type RunningWarren, type WarrenOptions } from '../warren.ts';
 import { applyTenant, readTenantManifests } from './apply-tenants.ts';
 import { waitForTenants, type ReadyTenant } from './wait-for-tenants.ts';
 import { registerMembers } from './register-members.ts';
@@ -19,6 +19,8 @@ export interface UpOptions {
   log: (line: string) => void;
   /** Human progress lines ("host apiserver ready", "tenant acme Ready"). */
   progress: (line: string) => void;
+  /** Controller tuning passed to startWarren (tests shorten probes and tolerations). */
+  tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'propagation'>;
 }
 
 export interface RunningUp {
@@ -26,6 +28,8 @@ export interface RunningUp {
   adminKubeconfigPath: string;
   memberKubeconfigPaths: Record<string, string>;
   tenants: ReadyTenant[];
+  /** The embedded member apiservers, by name (tests stop one to see failover). */
+  memberServers: Record<string, RunningApiServer>;
   stop(): Promise<void>;
 }
 
@@ -55,7 +59,7 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
 
     let tenantsReady = false;
     const upstream = createUpstream({ yaml: host.kubeconfig });
-    const warren: RunningWarren = await startWarren({ upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady });
+    const warren: RunningWarren = await startWarren({ upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady, ...options.tuning });
     started.push(warren);
     options.progress(`gateway listening at ${warren.gateway.url}`);
     const registered = await registerMembers(upstream, members);
@@ -73,6 +77,7 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
       adminKubeconfigPath,
       memberKubeconfigPaths,
       tenants,
+      memberServers: Object.fromEntries(members.map((m, i) => [`member${i + 1}`, m])),
       stop: () => stopAll(started),
     };
   } catch (err) {

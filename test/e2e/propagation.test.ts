@@ -1,0 +1,131 @@
+// Propagation through the gateway with real kubectl, using Karmada's own
+// quick-start manifests unchanged (test/fixtures/karmada): a tenant's nginx
+// Deployment and nginx-propagation land on both embedded members under the
+// tenant prefix, an OverridePolicy gives member1 nginx:test, a Divided
+// Weighted 1:2 split, template deletion cleans the members, and failover moves
+// replicas off a member that was stopped. Every member object is checked on
+// the member itself. The other tenant sees none of it.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startUp, type RunningUp } from '../../src/up/start-up.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import type { Upstream } from '../../src/kube/upstream.ts';
+import type { KubeList, KubeObject } from '../../src/core/types.ts';
+import { kubectl } from '../helpers/kubectl.ts';
+import { eventually } from '../helpers/poll.ts';
+import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'karmada');
+const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
+
+interface MemberDeployment { namespace: string; replicas: number; image: string; labels: Record<string, string> }
+
+describe('propagation to member clusters, Karmada quick start', { timeout: 150_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'warren-propagation-e2e-'));
+  let up: RunningUp;
+  let acmeId = '';
+  const members: Record<string, Upstream> = {};
+
+  const acme = async (...args: string[]): Promise<string> => {
+    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'acme.kubeconfig') });
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const globex = async (...args: string[]): Promise<string> => {
+    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'globex.kubeconfig') });
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  /** The Deployment as the member itself has it, or undefined. */
+  async function onMember(member: string, name: string): Promise<MemberDeployment | undefined> {
+    const res = await members[member]!.request<KubeList>('GET', '/apis/apps/v1/deployments');
+    const d = res.body.items.find((i: KubeObject) => i.metadata.name === name);
+    if (!d) return undefined;
+    const spec = d.spec as { replicas: number; template: { spec: { containers: Array<{ image: string }> } } };
+    return { namespace: d.metadata.namespace ?? '', replicas: spec.replicas, image: spec.template.spec.containers[0]?.image ?? '', labels: d.metadata.labels ?? {} };
+  }
+
+  before(async () => {
+    up = await startUp({
+      dataDir: join(root), portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
+      log: () => undefined, progress: () => undefined,
+      tuning: { clusterProbeIntervalMs: 250, clusterFailureThresholdMs: 500 },
+    });
+    acmeId = up.tenants.find((t) => t.name === 'acme')?.id ?? '';
+    assert.match(acmeId, /^[a-z][a-z0-9]{5}$/);
+    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
+  });
+  after(async () => {
+    for (const m of Object.values(members)) m.close();
+    await up?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('shows the tenant the members it may use, as Karmada Clusters', async () => {
+    const out = await acme('get', 'clusters', '-o', 'name');
+    assert.deepEqual(out.trim().split('\n').sort(), ['cluster.cluster.karmada.io/member1', 'cluster.cluster.karmada.io/member2']);
+  });
+
+  it('propagates the nginx Deployment to both members with nginx-propagation (1 replica each)', async () => {
+    await acme('apply', '-f', join(FIXTURES, 'deployment.yaml'));
+    await acme('apply', '-f', join(FIXTURES, 'propagationpolicy.yaml'));
+    for (const member of ['member1', 'member2']) {
+      const d = await eventually(() => onMember(member, 'nginx'), `nginx on ${member}`);
+      assert.equal(d.namespace, `${acmeId}-default`, 'the member copy lives under the tenant prefix');
+      assert.equal(d.replicas, 1);
+      assert.equal(d.labels['karmada.io/managed'], 'true');
+      assert.equal(d.labels['tenancy.warren.dev/tenant'], acmeId);
+    }
+    const rb = await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'resourcebinding', 'nginx-deployment', '-o', 'json')) as KubeObject & { spec: { resource: { namespace: string }; clusters: unknown[] }; status?: { conditions?: Array<{ type: string; status: string }>; aggregatedStatus?: Array<{ clusterName: string; applied: boolean; health: string }> } };
+      const full = b.status?.conditions?.find((c) => c.type === 'FullyApplied')?.status === 'True';
+      const healthy = b.status?.aggregatedStatus?.every((a) => a.health === 'Healthy') && b.status.aggregatedStatus.length === 2;
+      return full && healthy ? b : undefined;
+    }, 'the binding to be FullyApplied and healthy on both members');
+    assert.equal(rb.spec.resource.namespace, 'default', 'the binding names the template in the tenant\'s terms');
+    assert.deepEqual(rb.spec.clusters, [{ name: 'member1', replicas: 1 }, { name: 'member2', replicas: 1 }]);
+    const works = await acme('get', 'works', '-A', '--no-headers', '-o', 'custom-columns=NS:.metadata.namespace,NAME:.metadata.name');
+    assert.deepEqual(works.trim().split('\n').map((l) => l.trim().split(/\s+/).join(' ')).sort(), ['karmada-es-member1 nginx-687f7fb96f', 'karmada-es-member2 nginx-687f7fb96f']);
+    const status = await eventually(async () => {
+      const s = JSON.parse(await acme('get', 'deployment', 'nginx', '-o', 'jsonpath={.status}')) as { readyReplicas?: number };
+      return s.readyReplicas === 2 ? s : undefined;
+    }, 'the template status summed over members');
+    assert.equal(status.readyReplicas, 2);
+  });
+
+  it('the other tenant sees no binding, no Work and no policy of acme', async () => {
+    assert.equal((await globex('get', 'resourcebindings', '-A', '-o', 'name')).trim(), '');
+    assert.equal((await globex('get', 'works', '-A', '-o', 'name')).trim(), '');
+    assert.equal((await globex('get', 'propagationpolicies', '-A', '-o', 'name')).trim(), '');
+  });
+
+  it('an OverridePolicy gives member1 nginx:test and leaves member2 alone', async () => {
+    await acme('apply', '-f', join(FIXTURES, 'overridepolicy.yaml'));
+    await eventually(async () => (await onMember('member1', 'nginx'))?.image === 'nginx:test', 'nginx:test on member1');
+    assert.equal((await onMember('member2', 'nginx'))?.image, 'nginx');
+  });
+
+  it('divides 9 replicas 1:2 over the members with static weights (3 and 6)', async () => {
+    await acme('apply', '-f', join(FIXTURES, 'weighted.yaml'));
+    await eventually(async () => (await onMember('member1', 'web'))?.replicas === 3 && (await onMember('member2', 'web'))?.replicas === 6, 'web split 3/6');
+  });
+
+  it('deleting a template removes it from every member; its binding and Works go too', async () => {
+    await acme('delete', 'deployment', 'nginx');
+    await eventually(async () => (await onMember('member1', 'nginx')) === undefined && (await onMember('member2', 'nginx')) === undefined, 'nginx gone from the members');
+    await eventually(async () => (await acme('get', 'works', '-A', '-o', 'name')).includes('nginx-') ? undefined : true, 'nginx Works gone');
+    await eventually(async () => (await acme('get', 'resourcebindings', '-o', 'name')).includes('nginx-deployment') ? undefined : true, 'nginx binding gone');
+  });
+
+  it('fails over: a stopped member loses its replicas to the remaining one', async () => {
+    await up.memberServers.member2!.stop();
+    await eventually(async () => (await onMember('member1', 'web'))?.replicas === 9, 'all 9 web replicas on member1', { timeoutMs: 30_000 });
+    const rb = JSON.parse(await acme('get', 'resourcebinding', 'web-deployment', '-o', 'json')) as { spec: { clusters: unknown[] } };
+    assert.deepEqual(rb.spec.clusters, [{ name: 'member1', replicas: 9 }]);
+    const clusters = await acme('get', 'clusters');
+    assert.match(clusters, /member2\s+\S+\s+Push\s+(False|Unknown)/, clusters);
+  });
+});
