@@ -16,6 +16,7 @@ import { bodyTypeOf, kindHintOf } from './body-type.ts';
 import { forcePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
 import type { PreparedRequest } from './prepared-request.ts';
+import { admitObject, admitUpstreamObject } from '../admission/admit-request.ts';
 
 export interface Forwarder {
   prepare(req: IncomingMessage, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<PreparedRequest>;
@@ -44,6 +45,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
           obj.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
           obj.kind = type.kind;
         }
+        admitObject(info, obj);
         const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
         return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, bodyConsumed: true };
       }
@@ -57,6 +59,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
           if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('the apply body must be an object');
           const obj = patch as KubeObject;
           obj.metadata ??= {};
+          admitObject(info, obj); // the applied configuration, as sent: see admission/karmada-policies.ts
           const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
           return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
         }
@@ -84,7 +87,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
         case 'upgrade':
           throw new ApiError('BadRequest', `${info.subresource} needs a connection upgrade (SPDY or WebSocket)`);
         case 'patch': {
-          const answer = await patchByReadModifyWrite({ upstream, ctx, info, fwd, prepared, finish: (obj) => forcePodSecurity(obj, podSecurityOf(ctx.id)) });
+          const answer = await patchByReadModifyWrite({ upstream, ctx, info, fwd, prepared, finish: (obj) => forcePodSecurity(admitUpstreamObject(ctx, info, obj), podSecurityOf(ctx.id)) });
           pipe.sendTranslated(res, ctx, answer.status, answer.body);
           return;
         }
