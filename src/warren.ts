@@ -9,6 +9,7 @@ import { startClusterController } from './controllers/clusters/start-cluster-con
 import { startPropagation } from './controllers/propagation/start-propagation.ts';
 import type { EngineSettings } from './controllers/propagation/engine-context.ts';
 import { memberUpstream } from './kube/member-upstream.ts';
+import { startLeaderElection, type LeaderElectionOptions, type LeaderElector } from './kube/leader-election.ts';
 
 export interface WarrenOptions {
   upstream: Upstream;
@@ -27,6 +28,8 @@ export interface WarrenOptions {
   clusterFailureThresholdMs?: number;
   /** Propagation engine tuning (failover tolerations, eviction timeout). */
   propagation?: Partial<EngineSettings>;
+  /** Run the controllers only while holding the Lease (several replicas against one upstream). */
+  leaderElection?: Omit<LeaderElectionOptions, 'upstream' | 'log' | 'onStartedLeading' | 'onStoppedLeading'>;
 }
 
 export interface RunningWarren {
@@ -44,6 +47,38 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
   });
+  const controllers = (): RunningControllers => startControllers(options, gateway);
+  let running: RunningControllers | undefined;
+  let elector: LeaderElector | undefined;
+  if (options.leaderElection) {
+    // Every replica serves tenants; only the leader runs the controllers, so two
+    // replicas never reconcile the same Tenant or apply the same Work at once.
+    elector = startLeaderElection({
+      upstream: options.upstream, log: options.log, ...options.leaderElection,
+      onStartedLeading: async () => { running = controllers(); await running.synced(); },
+      onStoppedLeading: () => { running?.stop(); running = undefined; },
+    });
+  } else {
+    running = controllers();
+    await running.synced();
+  }
+  return {
+    gateway,
+    async stop() {
+      await elector?.stop();
+      running?.stop();
+      await gateway.stop();
+      options.upstream.close();
+    },
+  };
+}
+
+interface RunningControllers {
+  synced(): Promise<void>;
+  stop(): void;
+}
+
+function startControllers(options: WarrenOptions, gateway: RunningGateway): RunningControllers {
   const onboarding = startOnboardingController({
     upstream: options.upstream,
     gatewayUrl: options.externalUrl ?? gateway.url,
@@ -63,15 +98,12 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
     ...(options.propagation ? { settings: options.propagation } : {}),
   });
-  await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]);
   return {
-    gateway,
-    async stop() {
+    synced: async () => { await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]); },
+    stop() {
       onboarding.stop();
       clusters.stop();
       propagation.stop();
-      await gateway.stop();
-      options.upstream.close();
     },
   };
 }

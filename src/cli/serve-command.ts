@@ -1,33 +1,35 @@
-// `warren serve --upstream-kubeconfig FILE`: the gateway and controllers
-// against a real cluster (or any apiserver), until SIGINT/SIGTERM.
+// `warren serve [--config FILE] [--upstream-kubeconfig FILE] [--listen H:P] ...`:
+// the gateway and controllers against a real cluster (or any apiserver), until
+// SIGINT/SIGTERM. Configuration is one file with WARREN_* env and flag
+// overrides (docs/operations.md), validated before anything starts.
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import { buildServeOptions } from '../config/serve-options.ts';
+import { configFlagOptions } from '../config/config-overrides.ts';
+import { ConfigError, loadConfig } from '../config/load-config.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
 import { startWarren } from '../warren.ts';
-import { parseListen } from './listen-address.ts';
 import { jsonLogger } from './log.ts';
 import { untilSignal } from './signals.ts';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'upstream-kubeconfig': { type: 'string' },
-      listen: { type: 'string', default: '127.0.0.1:6443' },
-      'external-url': { type: 'string' },
-      'audit-impersonate': { type: 'string' },
-    },
-    strict: true,
-  });
-  const kubeconfig = values['upstream-kubeconfig'];
-  if (!kubeconfig) {
-    process.stderr.write('warren serve: --upstream-kubeconfig FILE is required\n');
+  const { values } = parseArgs({ args: argv, options: configFlagOptions(), strict: true });
+  let options;
+  try {
+    const config = loadConfig({ env: process.env, flags: values });
+    options = buildServeOptions(config, process.env, hostname(), process.pid);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`warren serve: ${err.message}\n`);
     return 2;
   }
-  const { host, port } = parseListen(values.listen);
   const log = jsonLogger('warren');
-  const upstream = createUpstream({ path: kubeconfig });
-  const auditUser = values['audit-impersonate'];
-  const warren = await startWarren({ upstream, host, port, externalUrl: values['external-url'], log, ...(auditUser ? { auditAttribution: { upstreamUser: auditUser } } : {}) });
+  const upstream = createUpstream(options.upstreamKubeconfig, { timeoutMs: options.upstreamTimeoutMs });
+  const warren = await startWarren({
+    upstream, host: options.host, port: options.port, externalUrl: options.externalUrl, log,
+    ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
+    ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
+  });
   process.stdout.write(`warren gateway ready at ${warren.gateway.url}\n`);
   await untilSignal();
   await warren.stop();
