@@ -57,6 +57,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
     placement: claim.placement,
     clusters: previous,
     ...(binding?.spec.gracefulEvictionTasks?.length ? { gracefulEvictionTasks: binding.spec.gracefulEvictionTasks } : {}),
+    ...(binding?.spec.requiredBy?.length ? { requiredBy: binding.spec.requiredBy } : {}), // propagateDeps' (dependencies.ts)
   };
   const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict);
   let outcome: { ok: true; affinityName?: string } | { ok: false; reason: string; message: string } = { ok: true };

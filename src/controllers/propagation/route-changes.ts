@@ -9,6 +9,7 @@ import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import { bindingByUid, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
 import { bindingKey, templateKey } from './engine-keys.ts';
+import { bindingsDependingOn, bindingsRequiring } from './dependencies.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { templateResourceOf } from './template-resources.ts';
 
@@ -17,7 +18,9 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
   const tenant = obj.metadata.labels?.[TENANT_LABEL] ?? '';
   switch (event.kind) {
     case 'template':
-      return event.resource ? [templateKey(tenant, event.resource, obj.metadata.namespace ?? '', obj.metadata.name ?? '')] : [];
+      if (!event.resource) return [];
+      // A ConfigMap, Secret, ServiceAccount or PVC also wakes the bindings that propagate it as a dependency.
+      return [templateKey(tenant, event.resource, obj.metadata.namespace ?? '', obj.metadata.name ?? ''), ...bindingsDependingOn(informers, obj).map(keyOfBinding)];
     case 'policy':
     case 'clusterPolicy':
       return templatesOf(informers, tenant);
@@ -28,7 +31,7 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       const binding = obj as ResourceBinding;
       const keys = [keyOfBinding(binding)];
       // A binding removed while its template lives (deleted by hand) is made again.
-      if (event.type === 'DELETED') keys.push(...templateOfBinding(binding));
+      if (event.type === 'DELETED') keys.push(...templateOfBinding(binding), ...bindingsRequiring(informers, binding).map(keyOfBinding));
       return keys;
     }
     case 'work': {

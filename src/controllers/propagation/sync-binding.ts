@@ -26,12 +26,14 @@ import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, 
 import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
 import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
+import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 
 /** What was last applied to each (member, object): unchanged manifests are not applied again on every status event. */
 const lastApplied = new Map<string, string>();
 
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
   const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
+  await syncDependencies(ctx, tenantId, namespace, name, binding);
   if (!binding) return;
   const resource = templateResourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
   if (!resource) return;
@@ -53,7 +55,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   const pruned = pruneTemplate(tctx, template);
   if (!pruned) return;
 
-  const targets = binding.spec.clusters ?? [];
+  const targets = clustersToPropagate(binding.spec);
   const evicting: TargetCluster[] = (binding.spec.gracefulEvictionTasks ?? [])
     .filter((t) => !targets.some((c) => c.name === t.fromCluster))
     .map((t) => ({ name: t.fromCluster, ...(t.replicas !== undefined ? { replicas: t.replicas } : {}) }));
