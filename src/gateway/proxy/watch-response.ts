@@ -10,10 +10,12 @@
 // buffer, for as long as the client sleeps.) A client that never reads again
 // is cut at the socket after endGraceMs.
 //
-// Ends are clean whenever they can be: upstream finishing or going away, and
-// the gateway draining (the drain hook), all flush what was translated and end
-// the chunked response; client-go then re-lists. Only a client gone, or one
-// that ignores the end, is destroyed.
+// Ends are clean whenever they can be: upstream finishing, and the gateway
+// draining (the drain hook), flush what was translated and end the chunked
+// response; client-go then re-lists. Upstream dying mid-stream is still a cut:
+// the proxy adapter destroys the response first (issue 6 wants a clean end
+// there too). A client gone, or one that ignores the end for endGraceMs, is
+// destroyed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendTranslatedJson } from './json-response.ts';
 import type { WarningScrubber } from './response-headers.ts';
@@ -60,8 +62,14 @@ export function sendTranslatedWatch(upstreamRes: IncomingMessage, res: ServerRes
       resolve(reason);
     };
     const ending = (): boolean => reason !== undefined;
+    // Trap: the proxy adapter destroys the client's response when the upstream response
+    // aborts or fails (right for a cut upstream, wrong here). The watch takes the upstream
+    // response over first: those listeners go, a no-op keeps a late 'error' harmless.
     const letUpstreamGo = (): void => {
       upstreamRes.unpipe(transform);
+      upstreamRes.removeAllListeners('aborted');
+      upstreamRes.removeAllListeners('error');
+      upstreamRes.on('error', () => undefined);
       upstreamRes.destroy();
     };
     const armGrace = (): void => {
