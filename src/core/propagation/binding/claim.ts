@@ -14,9 +14,10 @@ export interface Claim {
   spec: Pick<PropagationSpec, 'propagateDeps' | 'conflictResolution' | 'preserveResourcesOnDeletion' | 'suspension' | 'failover'>;
 }
 
-// Karmada never propagates from its own and Kubernetes' system namespaces;
-// nor do the objects every namespace gets by itself follow a default placement.
-const SKIPPED_NAMESPACE = /^(kube-system|kube-public|kube-node-lease|karmada-system|karmada-cluster|karmada-es-.*)$/;
+// Karmada never propagates from its own namespaces nor, by the default of
+// --skipped-propagating-namespaces ("kube-.*"), from any kube- one; nor do the
+// objects every namespace gets by itself follow a default placement.
+const SKIPPED_NAMESPACE = /^(kube-.*|karmada-system|karmada-cluster|karmada-es-.*)$/;
 const AUTOMATIC_OBJECTS = new Set(['v1/ConfigMap/kube-root-ca.crt', 'v1/ServiceAccount/default']);
 
 export function isSkippedNamespace(namespace: string): boolean {

@@ -43,14 +43,12 @@ export function evictions(scheduled: readonly TargetCluster[], clusters: Readonl
   return recheck === undefined ? { evict } : { evict, recheckAfterMs: recheck };
 }
 
+// The first toleration that matches the taint decides, as in Karmada's
+// GetMatchingTolerations: a later, longer one does not extend it.
 function remainingToleration(taint: Taint, tolerations: readonly Toleration[], now: Date): number | 'forever' {
-  let best: number | undefined;
-  for (const t of tolerations) {
-    if (!toleratesTaint(t, taint)) continue;
-    if (t.tolerationSeconds === undefined) return 'forever';
-    const since = taint.timeAdded ? Date.parse(taint.timeAdded) : now.getTime();
-    const left = since + Math.max(0, t.tolerationSeconds) * 1000 - now.getTime();
-    best = best === undefined ? left : Math.max(best, left);
-  }
-  return best ?? 0;
+  const t = tolerations.find((x) => toleratesTaint(x, taint));
+  if (!t) return 0;
+  if (t.tolerationSeconds === undefined) return 'forever';
+  const since = taint.timeAdded ? Date.parse(taint.timeAdded) : now.getTime();
+  return since + Math.max(0, t.tolerationSeconds) * 1000 - now.getTime();
 }
