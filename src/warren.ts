@@ -79,11 +79,18 @@ interface RunningControllers {
 }
 
 function startControllers(options: WarrenOptions, gateway: RunningGateway): RunningControllers {
+  const propagation = startPropagation({
+    upstream: options.upstream, log: options.log,
+    connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
+    ...(options.propagation ? { settings: options.propagation } : {}),
+  });
   const onboarding = startOnboardingController({
     upstream: options.upstream,
     gatewayUrl: options.externalUrl ?? gateway.url,
     gatewayCaPem: gateway.servingCaPem,
     log: options.log,
+    // Members are cleaned before the Tenant is let go: a deletion leaves nothing anywhere.
+    onTenantDeleted: (id) => propagation.purgeTenant(id),
   });
   const clusters = startClusterController({
     upstream: options.upstream, log: options.log,
@@ -92,11 +99,6 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway): Runn
     // NoExecute taints as soon as a member is not ready: how long a workload stays
     // is then the policy's toleration (300 s unless it says otherwise), as in Karmada.
     noExecuteAfterMs: 0,
-  });
-  const propagation = startPropagation({
-    upstream: options.upstream, log: options.log,
-    connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
-    ...(options.propagation ? { settings: options.propagation } : {}),
   });
   return {
     synced: async () => { await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]); },

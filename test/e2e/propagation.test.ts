@@ -128,4 +128,20 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
     const clusters = await acme('get', 'clusters');
     assert.match(clusters, /member2\s+\S+\s+Push\s+(False|Unknown)/, clusters);
   });
+
+  it('deleting the Tenant removes its copies and namespaces from the members', async () => {
+    assert.ok(await onMember('member1', 'web'), 'web is on member1 before');
+    const host = createUpstream({ path: up.adminKubeconfigPath });
+    try {
+      const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/acme');
+      assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);
+      await eventually(async () => (await host.request('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/acme')).status === 404, 'the Tenant gone', { timeoutMs: 60_000 });
+    } finally {
+      host.close();
+    }
+    assert.equal(await onMember('member1', 'web'), undefined);
+    const namespaces = await members.member1!.request<KubeList>('GET', '/api/v1/namespaces');
+    const live = namespaces.body.items.filter((n) => (n.metadata.name ?? '').startsWith(`${acmeId}-`) && !n.metadata.deletionTimestamp);
+    assert.deepEqual(live.map((n) => n.metadata.name), [], 'no namespace of the tenant left (or not already terminating) on member1');
+  });
 });

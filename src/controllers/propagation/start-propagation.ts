@@ -14,6 +14,7 @@ import { createMemberPool, type ConnectMember } from './member-pool.ts';
 import { keyOfBinding, keysForChange } from './route-changes.ts';
 import { reconcileTemplate } from './detect-template.ts';
 import { reconcileBinding } from './sync-binding.ts';
+import { purgeTenantFromMembers } from './purge-tenant.ts';
 
 export interface PropagationOptions {
   upstream: Upstream;
@@ -28,6 +29,8 @@ export interface RunningPropagation {
   synced(): Promise<void>;
   /** Keys waiting, for metrics and tests. */
   queueLength(): number;
+  /** Removes what the engine made on the members for a tenant that is being deleted. */
+  purgeTenant(id: string): Promise<void>;
   stop(): void;
 }
 
@@ -75,6 +78,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   return {
     synced: () => ready,
     queueLength: () => queue.length(),
+    purgeTenant: (id) => purgeTenantFromMembers(informers, members, id, options.log),
     stop() {
       stopped = true;
       workers?.stop();
