@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildAuditEvent } from '../../../../src/gateway/observability/audit-event.ts';
+import { metricVerbOf } from '../../../../src/gateway/observability/metric-verb.ts';
+import { tenantViewUri } from '../../../../src/gateway/observability/request-observer.ts';
+import { parseRequestInfo } from '../../../../src/core/request-info.ts';
+
+const at = new Date('2025-01-02T03:04:05.678Z');
+
+describe('buildAuditEvent', () => {
+  it('builds a Metadata-level ResponseComplete event in the tenant view', () => {
+    const info = parseRequestInfo('DELETE', '/apis/apps/v1/namespaces/web/deployments/api', new URLSearchParams());
+    const event = buildAuditEvent({
+      auditID: 'id-1', requestURI: '/apis/apps/v1/namespaces/web/deployments/api', method: 'DELETE', info, code: 200,
+      user: { tenantId: 'acme01', name: 'alice', groups: ['devs'] }, sourceIP: '10.0.0.1', userAgent: 'kubectl/v1.33', received: at, completed: at,
+    });
+    assert.deepEqual(event, {
+      kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID: 'id-1', stage: 'ResponseComplete',
+      requestURI: '/apis/apps/v1/namespaces/web/deployments/api', verb: 'delete',
+      user: { username: 'alice', groups: ['devs'], extra: { 'warren.dev/tenant': ['acme01'] } },
+      sourceIPs: ['10.0.0.1'], userAgent: 'kubectl/v1.33',
+      objectRef: { resource: 'deployments', namespace: 'web', name: 'api', apiGroup: 'apps', apiVersion: 'v1' },
+      responseStatus: { metadata: {}, code: 200 },
+      requestReceivedTimestamp: '2025-01-02T03:04:05.678000Z', stageTimestamp: '2025-01-02T03:04:05.678000Z',
+    });
+  });
+
+  it('an unauthenticated request is system:anonymous, a non-resource one has no objectRef', () => {
+    const event = buildAuditEvent({ auditID: 'x', requestURI: '/api', method: 'GET', info: undefined, code: 401, user: undefined, sourceIP: undefined, userAgent: undefined, received: at, completed: at });
+    assert.deepEqual(event.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    assert.equal(event.objectRef, undefined);
+    assert.equal(event.verb, 'get');
+    assert.deepEqual(event.responseStatus, { metadata: {}, code: 401, status: 'Failure' });
+  });
+});
+
+describe('tenantViewUri', () => {
+  const cases: Array<[string, string]> = [
+    ['/tenants/acme01/api/v1/namespaces/web/pods?watch=1', '/api/v1/namespaces/web/pods?watch=1'],
+    ['/api/v1/pods?limit=500', '/api/v1/pods?limit=500'],
+  ];
+  for (const [raw, want] of cases) it(raw, () => assert.equal(tenantViewUri(raw), want));
+});
+
+describe('metricVerbOf', () => {
+  const q = new URLSearchParams();
+  const cases: Array<[string, string, string, string]> = [
+    ['GET', '/api/v1/pods', '', 'LIST'],
+    ['GET', '/api/v1/namespaces/a/pods/b', '', 'GET'],
+    ['GET', '/api/v1/watch/pods', '', 'WATCH'],
+    ['POST', '/api/v1/namespaces/a/pods', '', 'POST'],
+    ['PATCH', '/api/v1/namespaces/a/pods/b', 'application/apply-patch+yaml', 'APPLY'],
+    ['PATCH', '/api/v1/namespaces/a/pods/b', 'application/merge-patch+json', 'PATCH'],
+    ['POST', '/api/v1/namespaces/a/pods/b/exec', '', 'CONNECT'],
+    ['GET', '/version', '', 'GET'],
+  ];
+  for (const [method, path, type, want] of cases) {
+    it(`${method} ${path} → ${want}`, () => assert.equal(metricVerbOf(method, parseRequestInfo(method, path, q), type), want));
+  }
+});
