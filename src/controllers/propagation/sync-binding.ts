@@ -14,6 +14,7 @@ import { clusterOfExecutionNamespace, executionNamespace, workName } from '../..
 import { aggregateStatus, interpretHealth, reflectStatus } from '../../core/propagation/status/index.ts';
 import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { statusError } from '../../kube/status-error.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import { setCondition } from '../runtime/conditions.ts';
@@ -102,7 +103,8 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
         lastApplied.set(applyKey, hash);
       } catch (err) {
         if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
-        const text = err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${message(err)}`;
+        // The member speaks in upstream names; the tenant reads this, so the prefix goes.
+        const text = scrubText(tenantId, err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${message(err)}`);
         await writeWorkApplied(ctx, work, false, 'AppliedFailed', text, undefined, resource);
         return outcome(false, text, observed.obj);
       }
