@@ -24,8 +24,10 @@ import { memorySuite } from './suites/memory.ts';
 import { jsonFastPathSuite } from './suites/json-fast-path.ts';
 import { gatewayPerfSuite } from './suites/gateway-perf.ts';
 import { gatewayOnboardingSuite } from './suites/gateway-onboarding.ts';
+import { propagationSuite } from './suites/propagation.ts';
+import { fairnessSuite } from './suites/fairness.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({
