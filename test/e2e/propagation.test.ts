@@ -67,6 +67,8 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
   it('shows the tenant the members it may use, as Karmada Clusters', async () => {
     const out = await acme('get', 'clusters', '-o', 'name');
     assert.deepEqual(out.trim().split('\n').sort(), ['cluster.cluster.karmada.io/member1', 'cluster.cluster.karmada.io/member2']);
+    // globex selects its members by label (location: region-b): member2 only.
+    assert.equal((await globex('get', 'clusters', '-o', 'name')).trim(), 'cluster.cluster.karmada.io/member2');
   });
 
   it('propagates the nginx Deployment to both members with nginx-propagation (1 replica each)', async () => {
@@ -106,6 +108,21 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
     await acme('apply', '-f', join(FIXTURES, 'overridepolicy.yaml'));
     await eventually(async () => (await onMember('member1', 'nginx'))?.image === 'nginx:test', 'nginx:test on member1');
     assert.equal((await onMember('member2', 'nginx'))?.image, 'nginx');
+  });
+
+  it('suspension.dispatching holds member updates until it is lifted', async () => {
+    await acme('patch', 'propagationpolicy', 'nginx-propagation', '--type', 'merge', '-p', '{"spec":{"suspension":{"dispatching":true}}}');
+    await acme('scale', 'deployment', 'nginx', '--replicas', '4');
+    // The Work records the new share (written before any member apply would be), marked suspended...
+    await eventually(async () => {
+      const work = JSON.parse(await acme('get', 'work', '-n', 'karmada-es-member1', 'nginx-687f7fb96f', '-o', 'json')) as { spec: { suspendDispatching?: boolean; workload: { manifests: Array<{ spec: { replicas: number } }> } } };
+      return work.spec.suspendDispatching === true && work.spec.workload.manifests[0]?.spec.replicas === 2;
+    }, 'the Work to hold 2 replicas, suspended');
+    // ...and the members still run the old one.
+    assert.equal((await onMember('member1', 'nginx'))?.replicas, 1);
+    assert.equal((await onMember('member2', 'nginx'))?.replicas, 1);
+    await acme('patch', 'propagationpolicy', 'nginx-propagation', '--type', 'json', '-p', '[{"op":"remove","path":"/spec/suspension"}]');
+    await eventually(async () => (await onMember('member1', 'nginx'))?.replicas === 2 && (await onMember('member2', 'nginx'))?.replicas === 2, 'members at 2 each once resumed');
   });
 
   it('divides 9 replicas 1:2 over the members with static weights (3 and 6)', async () => {
