@@ -5,6 +5,8 @@
 // too), each through an attached ResourceBinding whose requiredBy names the
 // Deployment's binding; a ConfigMap edit follows; deleting the Deployment
 // removes the dependencies from the members and their bindings from the tenant.
+// A dependency with a policy of its own keeps its binding and gains requiredBy;
+// a reference removed, or propagateDeps turned off, takes back what it brought.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,6 +56,51 @@ spec:
   propagateDeps: true
   resourceSelectors:
   - { apiVersion: apps/v1, kind: Deployment, name: web }
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+`;
+// Two ConfigMaps used by one Deployment; "shared" also has a policy of its own (member1 only).
+const SHARED = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: api, namespace: default }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: api } }
+  template:
+    metadata: { labels: { app: api } }
+    spec:
+      containers:
+      - name: api
+        image: nginx
+        envFrom: [{ configMapRef: { name: shared } }, { configMapRef: { name: extra } }]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: shared, namespace: default }
+data: { a: "1" }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: extra, namespace: default }
+data: { b: "2" }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: shared-propagation, namespace: default }
+spec:
+  resourceSelectors:
+  - { apiVersion: v1, kind: ConfigMap, name: shared }
+  placement:
+    clusterAffinity: { clusterNames: [member1] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: api-propagation, namespace: default }
+spec:
+  propagateDeps: true
+  resourceSelectors:
+  - { apiVersion: apps/v1, kind: Deployment, name: api }
   placement:
     clusterAffinity: { clusterNames: [member1, member2] }
 `;
@@ -148,5 +195,29 @@ describe('propagateDeps: a workload\'s ConfigMaps and Secrets follow it to the m
     // The templates themselves stay in the tenant's view.
     assert.match(await acme('get', 'configmap', 'web-config', '-o', 'name'), /web-config/);
     assert.match(await acme('get', 'secret', 'web-secret', '-o', 'name'), /web-secret/);
+  });
+
+  it('a dependency with its own policy keeps its binding, which gains requiredBy and so both members', async () => {
+    await apply(SHARED, 'shared.yaml');
+    await eventually(() => onAll('configmaps', 'shared'), 'shared on both members (member2 only because api requires it)');
+    await eventually(() => onAll('configmaps', 'extra'), 'extra on both members');
+    const own = JSON.parse(await acme('get', 'resourcebinding', 'shared-configmap', '-o', 'json')) as Binding;
+    assert.ok(own.spec.placement, 'still the policy-made binding');
+    assert.deepEqual(own.spec.requiredBy?.map((r) => r.name), ['api-deployment']);
+  });
+
+  it('a reference removed from the pod template drops that dependency only', async () => {
+    await acme('patch', 'deployment', 'api', '--type=json', '-p', '[{"op":"remove","path":"/spec/template/spec/containers/0/envFrom/1"}]');
+    await eventually(() => goneFromAll('configmaps', 'extra'), 'extra gone from the members');
+    await eventually(async () => (await bindingNames()).includes('resourcebinding.work.karmada.io/extra-configmap') ? undefined : true, 'extra-configmap binding gone');
+    assert.ok(await onAll('configmaps', 'shared'), 'shared stays on both members');
+  });
+
+  it('turning propagateDeps off leaves a policy-made dependency where its own policy puts it', async () => {
+    await acme('patch', 'propagationpolicy', 'api-propagation', '--type=merge', '-p', '{"spec":{"propagateDeps":false}}');
+    await eventually(async () => (await onMember('member2', 'configmaps', 'shared')) === undefined, 'shared gone from member2');
+    assert.ok(await onMember('member1', 'configmaps', 'shared'), 'shared stays on member1, by its own policy');
+    const own = JSON.parse(await acme('get', 'resourcebinding', 'shared-configmap', '-o', 'json')) as Binding;
+    assert.equal(own.spec.requiredBy, undefined);
   });
 });
