@@ -93,6 +93,25 @@ const pvcs = (def: ResourceDef): KindHooks => ({
   prepareForCreate: (obj) => ({ ...obj, status: { phase: 'Pending' } }),
 });
 
+/**
+ * Secret.stringData is write-only: the server merges it into data (base64),
+ * stringData winning on a shared key, and never stores or returns it.
+ */
+function mergeStringData(obj: KubeObject): KubeObject {
+  const stringData = obj.stringData as Record<string, unknown> | undefined;
+  if (stringData === undefined || stringData === null) return obj;
+  const { stringData: _merged, ...rest } = obj;
+  const data = { ...((obj.data as Record<string, string> | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  return { ...rest, data } as KubeObject;
+}
+
+const secrets = (def: ResourceDef): KindHooks => ({
+  ...generic(def),
+  prepareForCreate: (obj, ctx) => generic(def).prepareForCreate(mergeStringData(obj), ctx),
+  prepareForUpdate: (obj) => mergeStringData(obj),
+});
+
 function qosClass(pod: KubeObject): string {
   const containers = ((pod.spec as { containers?: Array<{ resources?: { requests?: object; limits?: object } }> } | undefined)?.containers ?? []);
   const any = containers.some((c) => Object.keys(c.resources?.requests ?? {}).length + Object.keys(c.resources?.limits ?? {}).length > 0);
@@ -127,6 +146,7 @@ export function kindHooks(def: ResourceDef): KindHooks {
       case 'services': return services(def);
       case 'persistentvolumeclaims': return pvcs(def);
       case 'resourcequotas': return resourceQuotas(def);
+      case 'secrets': return secrets(def);
       default: break;
     }
   }
