@@ -10,6 +10,7 @@ import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
 import type { RequestInfo } from '../core/request-info.ts';
 import type { ForwardedRequest } from '../core/tenancy/request-translation.ts';
 import { checkTenantQuota } from './admission/quota.ts';
+import { withResourceQuota } from './admission/quota-forwarder.ts';
 import { servePortal } from './portal/portal-routes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
@@ -134,7 +135,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     policies: createTenantPolicies(rbac),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
-    forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'),
+    forwarder: withResourceQuota(createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'), { upstream, tenants: directory }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),

@@ -15,7 +15,7 @@ export interface TenantInfo {
   /** Pod Security Admission level forced on the tenant's namespaces (default baseline). */
   podSecurity?: 'privileged' | 'baseline' | 'restricted';
   /** Tenant-wide limits enforced by the gateway at admission. */
-  quota?: { namespaces?: number; objectsPerResource?: number };
+  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number };
   /** The tenant's own fairness limits (gateway/fairness), overriding the gateway's defaults. */
   fairness?: { seats?: number; queueLength?: number; queueTimeoutMs?: number };
 }

@@ -9,6 +9,7 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import type { TenantInfo } from '../tenant-directory.ts';
 import { admitKarmadaPolicy, karmadaPolicyValidator } from './karmada-policies.ts';
+import { judgePendingPatch } from './quota-pending-patch.ts';
 
 const READS = new Set(['get', 'list', 'watch']);
 
@@ -36,5 +37,7 @@ export function admitObject(info: RequestInfo, tenantObject: unknown): void {
  */
 export function admitUpstreamObject(ctx: TenantContext, info: RequestInfo, upstreamObject: KubeObject): KubeObject {
   if (karmadaPolicyValidator(info)) admitObject(info, toTenantObject(ctx, structuredClone(upstreamObject)));
+  // The tenant-wide cpu/memory/storage quota judges a patch's final object here (quota-forwarder.ts).
+  judgePendingPatch(info, upstreamObject);
   return upstreamObject;
 }

@@ -20,10 +20,11 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
   if (notBefore) info.credentialsNotBefore = notBefore;
   if (tenant.status?.clusters) info.clusters = [...tenant.status.clusters];
   const quota = tenant.spec?.quota;
-  if (quota && (quota.namespaces !== undefined || quota.objectsPerResource !== undefined)) {
+  if (quota && Object.values(quota).some((v) => v !== undefined)) {
     info.quota = {};
     if (quota.namespaces !== undefined) info.quota.namespaces = quota.namespaces;
     if (quota.objectsPerResource !== undefined) info.quota.objectsPerResource = quota.objectsPerResource;
+    for (const k of ['cpu', 'memory', 'storage'] as const) if (quota[k] !== undefined) info.quota[k] = quota[k];
   }
   return info;
 }
