@@ -21,6 +21,8 @@ Commands:
   admin       Platform-admin credentials for the provisioning API: token | certificate
   tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
   member      Manage member clusters: add|list|remove (warren member help)
+  apply       Apply Tenant and Cluster manifests to the host (GitOps): -f FILE|DIR [--wait]
+  status      Tenants, members and where each tenant's replicas run [-o json]
   help        Show this help
 `;
 
@@ -46,6 +48,10 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./tenant-command.ts')).runTenantCommand(rest);
     case 'member':
       return (await import('./member-command.ts')).runMemberCommand(rest);
+    case 'apply':
+      return (await import('./apply-command.ts')).runApplyCommand(rest);
+    case 'status':
+      return (await import('./status-command.ts')).runStatusCommand(rest);
     case 'admin':
       return (await import('./admin-command.ts')).runAdminCommand(rest);
     case undefined:

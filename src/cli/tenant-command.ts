@@ -6,6 +6,7 @@ import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../gateway/tenants/tenant-crd.ts';
 import { readAdminKubeconfig, waitForTenant } from '../up/wait-for-tenants.ts';
 import { hostUpstream } from './host-upstream.ts';
+import { createProgress, describeTenant } from './progress.ts';
 
 const USAGE = `Usage: warren tenant <create|list|get|delete|kubeconfig|revoke> [NAME] [options]
   create NAME [--admin USER]... [--user USER]... [--id ID] [--pod-security LEVEL] [--wait] [--kubeconfig-out FILE]
@@ -71,7 +72,8 @@ export async function runTenantCommand(argv: string[]): Promise<number> {
         else process.stdout.write(`tenant/${name} created\n`);
         if (values.wait || values['kubeconfig-out']) {
           process.stdout.write(`waiting for tenant/${name} to be Ready...\n`);
-          const ready = await waitForTenant(upstream, name, timeoutMs);
+          const progress = createProgress((text) => process.stdout.write(text));
+          const ready = await waitForTenant(upstream, name, timeoutMs, (t) => progress.update(`tenant/${name}`, describeTenant(t)));
           process.stdout.write(`tenant/${name} Ready (id ${ready.id})\n`);
           if (values['kubeconfig-out']) {
             await writeFile(values['kubeconfig-out'], ready.adminKubeconfig, { mode: 0o600 });

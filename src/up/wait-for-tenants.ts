@@ -27,13 +27,15 @@ export async function readAdminKubeconfig(upstream: Upstream, tenant: Tenant): P
   return value ? { user: admin.name, kubeconfig: Buffer.from(value, 'base64').toString('utf8') } : undefined;
 }
 
-export async function waitForTenant(upstream: Upstream, name: string, timeoutMs: number): Promise<ReadyTenant> {
+/** observe (progress lines) sees the Tenant at every poll, so a long wait shows which step it is on. */
+export async function waitForTenant(upstream: Upstream, name: string, timeoutMs: number, observe?: (tenant: Tenant) => void): Promise<ReadyTenant> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
     const answer = await upstream.request<Tenant>('GET', `${TENANTS_PATH}/${name}`);
     if (answer.status === 200) {
       const tenant = answer.body;
+      observe?.(tenant);
       last = conditionMessage(tenant);
       if (tenant.status?.phase === 'Ready' && tenant.status.id) {
         const admin = await readAdminKubeconfig(upstream, tenant);

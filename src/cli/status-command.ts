@@ -1,0 +1,68 @@
+// `warren status [-o json]`: the platform admin's picture of the system, read
+// from the host with the admin kubeconfig: tenants (phase, usage against quota,
+// allowed members), members (version, health, taints) and every tenant's
+// ResourceBindings, which say where its replicas run. Three LISTs; the report
+// itself is built and formatted by pure code (status-report.ts).
+import { parseArgs } from 'node:util';
+import type { Upstream } from '../kube/upstream.ts';
+import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
+import { TENANTS_PATH, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { CLUSTERS_PATH } from '../up/register-members.ts';
+import { hostUpstream } from './host-upstream.ts';
+import { buildStatusReport, formatStatusText, type StatusReport } from './status-report.ts';
+
+const USAGE = `Usage: warren status [-o text|json]
+Host: --kubeconfig FILE, or --data-dir DIR of a \`warren up\` system (default .warren)
+`;
+
+const BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/resourcebindings';
+
+/**
+ * The items of a cluster-wide LIST. A 404 means the kind is not installed on
+ * this host (no Karmada CRDs yet, or no member registered): an empty section,
+ * not a failure, so status still shows the tenants.
+ */
+async function listAll<T>(upstream: Upstream, path: string): Promise<T[]> {
+  const answer = await upstream.request<{ items?: T[]; message?: string }>('GET', path);
+  if (answer.status === 404) return [];
+  if (answer.status !== 200) throw new Error(`cannot list ${path}: ${answer.body.message ?? `HTTP ${answer.status}`}`);
+  return answer.body.items ?? [];
+}
+
+export async function fetchStatus(upstream: Upstream): Promise<StatusReport> {
+  const [tenants, clusters, bindings] = await Promise.all([
+    listAll<Tenant>(upstream, TENANTS_PATH),
+    listAll<Cluster>(upstream, CLUSTERS_PATH),
+    listAll<ResourceBinding>(upstream, BINDINGS_PATH),
+  ]);
+  return buildStatusReport({ tenants, clusters, bindings });
+}
+
+export async function runStatusCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      output: { type: 'string', short: 'o', default: 'text' },
+      kubeconfig: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.output !== 'text' && values.output !== 'json') {
+    process.stderr.write(`warren status: -o must be text or json, not "${values.output}"\n`);
+    return 2;
+  }
+  const upstream = hostUpstream(values);
+  try {
+    const report = await fetchStatus(upstream);
+    process.stdout.write(values.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report));
+    return 0;
+  } finally {
+    upstream.close();
+  }
+}
