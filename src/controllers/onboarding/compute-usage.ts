@@ -1,13 +1,28 @@
-// Phase 6: what the tenant uses, for status.usage. Kept cheap: one LIST of the
-// upstream namespaces carrying the tenant label (every namespace the gateway or
-// onboarding creates carries it). The gateway enforces quota at admission from
-// its own counts; this is the report, not the enforcement.
+// Phase 6: what the tenant uses, for status.usage. Namespaces are one LIST of
+// the upstream namespaces carrying the tenant label (every namespace the
+// gateway or onboarding creates carries it). When the Tenant limits cpu, memory
+// or storage, those are summed from the tenant's pods, workloads and claims by
+// the same pure rules the gateway enforces at admission (core/tenancy/quota),
+// so status and refusals never disagree on what counts. This is the report,
+// not the enforcement: the gateway checks at admission from its own reads.
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { buildUsage, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
+import { formatUsage, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 
-export async function computeUsage(client: ObjectClient, id: string): Promise<NonNullable<TenantStatus['usage']>> {
-  const namespaces = await client.list(NAMESPACES_PATH, `${TENANT_LABEL}=${id}`);
-  return { namespaces: namespaces.length };
+const collectionPath = (group: string, resource: string): string => (group ? `/apis/${group}/v1/${resource}` : `/api/v1/${resource}`);
+
+/** Usage for status; cpu, memory and storage only when the quota limits one of them (they cost more LISTs). */
+export async function computeUsage(client: ObjectClient, id: string, quota?: ResourceLimits): Promise<NonNullable<TenantStatus['usage']>> {
+  const selector = `${TENANT_LABEL}=${id}`;
+  const namespaces = await client.list(NAMESPACES_PATH, selector);
+  if (!hasResourceLimits(quota)) return { namespaces: namespaces.length };
+  const items: QuotaObject[] = [];
+  await Promise.all(COUNTED_RESOURCES.map(async (key) => {
+    const [group = '', resource = ''] = key.split('/');
+    for (const obj of await client.list(collectionPath(group, resource), selector)) items.push({ group, resource, obj });
+  }));
+  return { namespaces: namespaces.length, ...formatUsage(buildUsage(items), quota) };
 }

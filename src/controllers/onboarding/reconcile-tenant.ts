@@ -114,7 +114,7 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     if (creds.plan.revokedUpTo) status.credentialsNotBefore = creds.plan.revokedUpTo.toISOString();
     condition({ type: ConditionType.CredentialsReady, status: 'True', reason: Reason.CredentialsIssued, message: '' });
 
-    status.usage = await computeUsage(deps.client, id);
+    status.usage = await computeUsage(deps.client, id, spec.quota);
     const registered = deps.clusters?.();
     if (registered) status.clusters = resolveTenantClusters(spec.clusters, registered);
 
