@@ -4,6 +4,7 @@
 // and annotations (by key), and each desired top-level field other than
 // metadata, status, apiVersion and kind.
 import type { KubeObject } from '../../core/types.ts';
+import { ApiError } from '../../core/api-error.ts';
 import type { ObjectClient } from './object-client.ts';
 import { jsonEqual } from './object-client.ts';
 
@@ -41,11 +42,25 @@ export function mergeOwned(existing: KubeObject, desired: KubeObject, ignore: re
 export interface EnsureOptions {
   /** Top-level fields another controller fills (an aggregated ClusterRole's rules). */
   ignore?: readonly string[];
+  /**
+   * The object is probably missing (a tenant being onboarded for the first time):
+   * POST first and read only on 409 AlreadyExists. Same end state, one request
+   * instead of two for the common case; a wrong guess costs one extra request.
+   */
+  likelyMissing?: boolean;
 }
 
 export async function ensureObject(client: ObjectClient, collectionPath: string, desired: KubeObject, options: EnsureOptions = {}): Promise<EnsureOutcome> {
   const name = desired.metadata.name ?? '';
   const path = `${collectionPath}/${name}`;
+  if (options.likelyMissing) {
+    try {
+      await client.create(collectionPath, desired);
+      return 'created';
+    } catch (err) {
+      if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
   const existing = await client.get(path);
   if (!existing) {
     await client.create(collectionPath, desired);

@@ -13,7 +13,7 @@ import { SYSTEM_NAMESPACE } from '../../gateway/state/gateway-secrets.ts';
 import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../gateway/credentials/issue-certificate.ts';
 import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
-import { ensureObject } from './ensure-object.ts';
+import { driftOf, ensureObject, mergeOwned } from './ensure-object.ts';
 import { planCredentials, type CredentialPlan, type IssuedCredential } from './plan-credentials.ts';
 
 export const SECRETS_PATH = `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets`;
@@ -101,6 +101,8 @@ export async function reconcileCredentials(ctx: CredentialsContext): Promise<Cre
     type: 'Opaque',
     data,
   };
-  await ensureObject(ctx.client, SECRETS_PATH, desired);
+  // The Secret was just read: compare against that copy rather than GET it again.
+  if (!secret) await ensureObject(ctx.client, SECRETS_PATH, desired, { likelyMissing: true });
+  else if (driftOf(secret, desired).length > 0) await ctx.client.update(`${SECRETS_PATH}/${name}`, mergeOwned(secret, desired));
   return { plan, secretRef: { namespace: SYSTEM_NAMESPACE, name } };
 }

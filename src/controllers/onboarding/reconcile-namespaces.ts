@@ -8,7 +8,7 @@ import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import type { TenantPodSecurity } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
-import { ensureObject, type EnsureOutcome } from './ensure-object.ts';
+import { ensureObject, type EnsureOptions, type EnsureOutcome } from './ensure-object.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 export const NAMESPACES_PATH = '/api/v1/namespaces';
@@ -21,9 +21,11 @@ export function buildTenantNamespaces(id: string, level: TenantPodSecurity): Kub
     toUpstreamObject({ id }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: podSecurityLabels(level) } }));
 }
 
-/** Ensures them (create, or restore the PSA labels if anything changed them). */
-export async function ensureTenantNamespaces(client: ObjectClient, id: string, level: TenantPodSecurity): Promise<EnsureOutcome[]> {
-  const outcomes: EnsureOutcome[] = [];
-  for (const ns of buildTenantNamespaces(id, level)) outcomes.push(await ensureObject(client, NAMESPACES_PATH, ns));
-  return outcomes;
+/**
+ * Ensures them (create, or restore the PSA labels if anything changed them).
+ * The four are independent, so they are written side by side: a tenant's
+ * onboarding waits for one round trip here, not four.
+ */
+export async function ensureTenantNamespaces(client: ObjectClient, id: string, level: TenantPodSecurity, options: Pick<EnsureOptions, 'likelyMissing'> = {}): Promise<EnsureOutcome[]> {
+  return Promise.all(buildTenantNamespaces(id, level).map((ns) => ensureObject(client, NAMESPACES_PATH, ns, options)));
 }

@@ -9,7 +9,7 @@ import { defaultClusterRoleBindings, defaultClusterRoles } from '../../core/rbac
 import { RBAC_GROUP } from '../../core/rbac/types.ts';
 import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
-import { ensureObject, type EnsureOutcome } from './ensure-object.ts';
+import { ensureObject, type EnsureOptions, type EnsureOutcome } from './ensure-object.ts';
 
 export const CLUSTER_ROLES_PATH = `/apis/${RBAC_GROUP}/v1/clusterroles`;
 export const CLUSTER_ROLE_BINDINGS_PATH = `/apis/${RBAC_GROUP}/v1/clusterrolebindings`;
@@ -40,14 +40,17 @@ export function buildTenantRbac(id: string, users: readonly TenantUser[]): Tenan
   };
 }
 
-export async function ensureTenantRbac(client: ObjectClient, id: string, users: readonly TenantUser[]): Promise<EnsureOutcome[]> {
+/**
+ * Roles and bindings are written side by side (no order is needed: a binding may
+ * name a role that does not exist yet, and aggregation follows whenever the
+ * aggregated-to roles land). Outcomes come back in build order: roles, then bindings.
+ */
+export async function ensureTenantRbac(client: ObjectClient, id: string, users: readonly TenantUser[], options: Pick<EnsureOptions, 'likelyMissing'> = {}): Promise<EnsureOutcome[]> {
   const { roles, bindings } = buildTenantRbac(id, users);
-  const outcomes: EnsureOutcome[] = [];
-  for (const role of roles) {
+  return Promise.all([
     // An aggregated role's rules are the aggregation controller's to fill (kube's
     // clusterrole-aggregation controller upstream): owning them would fight it.
-    outcomes.push(await ensureObject(client, CLUSTER_ROLES_PATH, role, role.aggregationRule ? { ignore: ['rules'] } : {}));
-  }
-  for (const binding of bindings) outcomes.push(await ensureObject(client, CLUSTER_ROLE_BINDINGS_PATH, binding));
-  return outcomes;
+    ...roles.map((role) => ensureObject(client, CLUSTER_ROLES_PATH, role, role.aggregationRule ? { ...options, ignore: ['rules'] } : options)),
+    ...bindings.map((binding) => ensureObject(client, CLUSTER_ROLE_BINDINGS_PATH, binding, options)),
+  ]);
 }

@@ -14,6 +14,8 @@ import { reconcileTenant } from './reconcile-tenant.ts';
 import { startInformer } from '../../kube/informer.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { CLUSTERS_PATH } from './resolve-clusters.ts';
+import { createOwnWrites } from './own-writes.ts';
+import { createPlatformIdsSource } from './platform-ids-source.ts';
 
 export interface OnboardingControllerOptions {
   upstream: Upstream;
@@ -47,17 +49,22 @@ export function startOnboardingController(options: OnboardingControllerOptions):
     return tenantCa;
   };
   const reserved = new Set<string>();
+  const platformIds = createPlatformIdsSource(client);
+  const ownWrites = createOwnWrites();
   // Member Clusters, for Tenant.spec.clusters: any change to them may change what
   // a tenant may use, so every tenant is looked at again (there are few Clusters).
   let clustersSynced = false;
   const clusterInformer = startInformer<KubeObject>({
     upstream, listPath: CLUSTERS_PATH, log,
     onEvent: () => {
-      if (clustersSynced) for (const key of controller.informer.store.keys()) controller.queue.add(key);
+      if (!clustersSynced) return;
+      ownWrites.clear(); // a tenant unchanged since our write may still need new status.clusters
+      for (const key of controller.informer.store.keys()) controller.queue.add(key);
     },
   });
   clusterInformer.synced().then(() => {
     clustersSynced = true;
+    ownWrites.clear();
     for (const key of controller.informer.store.keys()) controller.queue.add(key);
   }, () => undefined);
   const controller = startController<Tenant>({
@@ -77,6 +84,8 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       now,
       ...(options.onTenantDeleted ? { onTenantDeleted: options.onTenantDeleted } : {}),
       clusters: () => (clustersSynced ? [...clusterInformer.store.values()] : undefined),
+      platformIds,
+      ownWrites,
     }, key),
   });
   return {
