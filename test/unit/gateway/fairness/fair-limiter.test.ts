@@ -46,7 +46,10 @@ describe('FairLimiter', () => {
   it('a queued request times out with queue-timeout', async () => {
     const limiter = new FairLimiter(10);
     await limiter.acquire('a', limits(1, 1, 10));
+    // The queue deadline is unref'd (a server keeps the process alive, not a waiting request): this test must.
+    const keepAlive = setTimeout(() => undefined, 5_000);
     await assert.rejects(limiter.acquire('a', limits(1, 1, 10)), (err: unknown) => err instanceof RejectedError && err.reason === 'queue-timeout');
+    clearTimeout(keepAlive);
     assert.deepEqual(limiter.stats().tenants.a, { running: 1, queued: 0 });
   });
 
