@@ -69,7 +69,7 @@ export function applyOutcome(before: string | undefined, after: string | undefin
 /** The files behind each -f: a file itself, or a folder's manifest files in name order (not recursive, as kubectl without -R). */
 export function manifestFiles(paths: string[]): string[] {
   return paths.flatMap((p) => (statSync(p).isDirectory()
-    ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f))
+    ? readdirSync(p, { withFileTypes: true }).filter((e) => e.isFile() && /\.(ya?ml|json)$/.test(e.name)).map((e) => join(p, e.name)).sort()
     : [p]));
 }
 
