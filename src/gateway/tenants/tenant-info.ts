@@ -54,3 +54,27 @@ export function pickTenant(claimants: Tenant[], id: string): Tenant | undefined 
     return ra[0] - rb[0] || ra[1].localeCompare(rb[1]) || ra[2].localeCompare(rb[2]);
   })[0];
 }
+
+/**
+ * What the directory's informer keeps of a Tenant once its TenantInfo is made:
+ * only what the id index and pickTenant read (name, creationTimestamp,
+ * spec.id, status.id) and the resourceVersion the informer compares on a
+ * relist. The rest (managedFields, conditions, users, quota) is dropped in
+ * place, because the informer's store holds this very object: at 1,000 idle
+ * tenants a whole Tenant per tenant was several KiB of gateway memory each.
+ */
+export function shrinkToIdentity(tenant: Tenant): void {
+  const { name, uid, resourceVersion, creationTimestamp, deletionTimestamp } = tenant.metadata;
+  const specId = tenant.spec?.id;
+  const statusId = tenant.status?.id;
+  for (const key of Object.keys(tenant) as (keyof Tenant)[]) if (key !== 'metadata' && key !== 'apiVersion' && key !== 'kind') delete tenant[key];
+  tenant.metadata = {
+    ...(name !== undefined ? { name } : {}),
+    ...(uid !== undefined ? { uid } : {}),
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    ...(creationTimestamp !== undefined ? { creationTimestamp } : {}),
+    ...(deletionTimestamp !== undefined ? { deletionTimestamp } : {}),
+  };
+  if (specId) tenant.spec = { id: specId };
+  if (statusId) tenant.status = { id: statusId };
+}

@@ -5,7 +5,7 @@ import type { TenantDirectory, TenantInfo } from '../tenant-directory.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { startInformer } from '../../kube/informer.ts';
 import { TENANTS_PATH, type Tenant } from './tenant-crd.ts';
-import { pickTenant, tenantInfoOf } from './tenant-info.ts';
+import { pickTenant, shrinkToIdentity, tenantInfoOf } from './tenant-info.ts';
 
 export interface TenantDirectoryOptions {
   log?: (line: string) => void;
@@ -27,6 +27,8 @@ export function startTenantDirectory(upstream: Upstream, options: TenantDirector
       const info = type === 'DELETED' ? undefined : tenantInfoOf(tenant);
       if (info) infos.set(name, info);
       else infos.delete(name);
+      // Everything the gateway needs is in `info` now; the stored object keeps only its identity.
+      if (type !== 'DELETED') shrinkToIdentity(tenant);
       options.onChange?.(name);
     },
   });
