@@ -3,6 +3,12 @@
 // (bookmarks included) when the stream ends, and a fresh LIST after 410 Gone.
 // The store is replaced on each relist; objects missing from it get synthesized
 // DELETED events, so consumers never keep a ghost.
+//
+// A watch the server ends (its timeout, a clean shutdown) is resumed quietly. A
+// watch that is cut (upstream killed, connection reset), refused, expired, or
+// cannot be re-opened is reported through onWatchLost: a cache serving watches
+// from this informer must end them then (kube's cacher terminates its watchers
+// when its reflector fails), or they would stay open, silent, on a dead upstream.
 import type { IncomingMessage } from 'node:http';
 import type { KubeList, KubeObject, Status, WatchEventType } from '../core/types.ts';
 import type { Upstream } from './upstream.ts';
@@ -22,6 +28,8 @@ export interface InformerOptions<T extends KubeObject> {
   pageSize?: number; // default 500
   onEvent?: (type: InformerEventType, obj: T, old: T | undefined) => void;
   log?: (line: string) => void;
+  /** The upstream watch broke (cut, expired, failed, or cannot be re-opened); called again for each failed retry. */
+  onWatchLost?: (reason: 'cut' | 'expired' | 'failed') => void;
   /** Server-side watch timeout; default a random 300–600 s so replicas do not reconnect together. */
   watchTimeoutSeconds?: number;
   backoff?: BackoffOptions;
@@ -44,7 +52,7 @@ export function objectKey(obj: KubeObject): string {
   return namespace ? `${namespace}/${name ?? ''}` : name ?? '';
 }
 
-type WatchOutcome = 'ended' | 'expired' | 'failed';
+type WatchOutcome = 'ended' | 'cut' | 'expired' | 'failed';
 
 export function startInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
   const { upstream, listPath } = options;
@@ -63,6 +71,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     failSync = reject;
   });
   syncedPromise.catch(() => undefined); // stop() before sync must not be an unhandled rejection
+
+  const lost = (reason: 'cut' | 'expired' | 'failed'): void => {
+    if (stopped) return;
+    try {
+      options.onWatchLost?.(reason);
+    } catch (err) {
+      log(`informer ${listPath}: onWatchLost failed: ${String(err)}`);
+    }
+  };
 
   const emit = (type: InformerEventType, obj: T, old: T | undefined): void => {
     try {
@@ -156,6 +173,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     return await new Promise<WatchOutcome>((resolve) => {
       const splitter = new LineSplitter();
       let outcome: WatchOutcome = 'ended';
+      let cleanEnd = false;
       // A silent upstream (a dropped connection with no FIN) would hold the watch forever.
       let stall = setTimeout(() => res.destroy(), (timeoutSeconds + 30) * 1000);
       const lines = (batch: string[]): void => {
@@ -181,13 +199,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         if (outcome === 'ended') lines(splitter.push(chunk));
       });
       res.on('end', () => {
+        cleanEnd = true;
+        // A last line without its LF is kept back by the splitter until here: only a clean end delivers it.
         if (outcome === 'ended') lines(splitter.end());
       });
       res.on('error', () => undefined); // a reset ends the stream like a close does
       res.on('close', () => {
         clearTimeout(stall);
         current = undefined;
-        resolve(outcome);
+        resolve(outcome === 'ended' && !cleanEnd ? 'cut' : outcome);
       });
     });
   }
@@ -207,16 +227,18 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         if (stopped) break;
         const started = Date.now();
         const outcome = await watch();
+        if (outcome !== 'ended') lost(outcome);
         if (outcome === 'expired') {
           log(`informer ${listPath}: resourceVersion ${resourceVersion} expired, relisting`);
           needList = true;
           continue;
         }
         // A watch that ends at once, again and again, must not spin against the upstream.
-        if (outcome === 'failed' || Date.now() - started < 1_000) await sleep(backoff.next());
+        if (outcome === 'failed' || outcome === 'cut' || Date.now() - started < 1_000) await sleep(backoff.next());
         else backoff.reset();
       } catch (err) {
         if (stopped) break;
+        lost('failed');
         const status = (err as { code?: number }).code;
         // Forbidden, NotFound and the like will not heal by resuming the watch: start over with a list.
         if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) needList = true;

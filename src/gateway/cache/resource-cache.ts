@@ -33,6 +33,7 @@ export class ResourceCache {
   private resetQueued = false;
   private readonly listeners = new Map<string, Set<CacheListener>>();
   private readonly progress = new Set<() => void>();
+  private readonly lostListeners = new Set<() => void>();
   private watchers = 0;
   lastUsed = Date.now();
 
@@ -45,6 +46,8 @@ export class ResourceCache {
       listPath: options.listPath,
       ...(options.log ? { log: options.log } : {}),
       onEvent: (type, obj, old) => this.onEvent(type, obj, old),
+      // Watches fed by this cache end when its upstream watch breaks (issue 6): clients re-list.
+      onWatchLost: () => { for (const fn of [...this.lostListeners]) fn(); },
     });
     this.informer.addIndex(TENANT_INDEX, (obj) => {
       const owner = tenantOwnerOf(obj, this.ownerRule);
@@ -115,6 +118,12 @@ export class ResourceCache {
       this.lastUsed = Date.now();
       if (set.size === 0) this.listeners.delete(tenant);
     };
+  }
+
+  /** Called whenever the upstream watch breaks; returns the unsubscribe. */
+  onLost(fn: () => void): () => void {
+    this.lostListeners.add(fn);
+    return () => { this.lostListeners.delete(fn); };
   }
 
   watcherCount(): number {

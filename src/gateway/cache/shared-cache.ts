@@ -213,6 +213,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       if (!session.isOpen) return () => undefined;
       const unsubscribe = cache.subscribe(ctx.id, (event, memo) => session.deliver(event, memo));
       session.onEnd(unsubscribe);
+      session.onEnd(cache.onLost(() => session.end()));
       const timeoutMs = query.timeoutSeconds !== undefined && query.timeoutSeconds > 0
         ? query.timeoutSeconds * 1000
         : (options.defaultWatchTimeoutMs ?? (() => (1800 + Math.random() * 1800) * 1000))();

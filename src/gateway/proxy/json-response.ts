@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { internalError, toApiError } from '../../core/api-error.ts';
 import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
-import { sendStatus } from './proxy-errors.ts';
+import { sendStatus, upstreamFailure } from './proxy-errors.ts';
 
 export interface JsonResponseOptions {
   /** Rewrites the parsed body (in place or not); may throw an ApiError, which the tenant then gets instead. */
@@ -103,7 +103,8 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
     text = undefined;
     body = options.translate(body);
   } catch (err) {
-    if (upstreamRes.destroyed && !upstreamRes.complete) { res.destroy(); return; }
+    // Upstream died mid-body: nothing of it was sent yet, so the client gets a 503 Status, not a reset.
+    if (upstreamRes.destroyed && !upstreamRes.complete) { sendStatus(res, upstreamFailure(err)); return; }
     sendStatus(res, err instanceof SyntaxError ? internalError('the server returned a malformed response') : toApiError(err));
     return;
   }

@@ -65,12 +65,15 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
     if (streaming) process.nextTick(() => { if (!res.headersSent && !res.destroyed) res.flushHeaders(); });
   });
 
-  engine.on('proxyReq', (proxyReq, _req, res) => {
+  engine.on('proxyReq', (proxyReq, req, res) => {
     // Deadline for the response head only: a watch is long-lived by design.
     const timer = setTimeout(() => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs)), timeoutMs);
     proxyReq.once('response', (upstreamRes: IncomingMessage) => {
       clearTimeout(timer);
-      // Upstream dying mid-body: the client must see a cut connection, not a hang.
+      // Upstream dying mid-body of a piped answer: the client must see a cut connection,
+      // not a hang. A self-handled answer (JSON, watch) deals with it itself: a 503 Status
+      // before its head is sent, a clean end of a watch.
+      if (handlers.has(req)) return;
       upstreamRes.once('aborted', () => res.destroy());
       upstreamRes.once('error', () => res.destroy());
     });

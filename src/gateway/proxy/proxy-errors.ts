@@ -26,6 +26,15 @@ export function upstreamFailure(err: unknown): ApiError {
   return new ApiError('ServiceUnavailable', 'the server is currently unable to handle the request', { retryAfterSeconds: 1 });
 }
 
+/**
+ * client-go waits and retries a 429 or 5xx only when the Retry-After header is
+ * there (its checkWait); the Status body's details.retryAfterSeconds alone is not enough.
+ */
+function retryAfterHeader(error: ApiError): { 'Retry-After'?: string } {
+  const seconds = error.details?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? { 'Retry-After': String(seconds) } : {};
+}
+
 /** Writes a Status as the whole response, unless a response is already under way (then the client sees a cut connection). */
 export function sendStatus(res: ServerResponse, error: ApiError): void {
   if (res.destroyed || res.writableEnded) return;
@@ -38,6 +47,7 @@ export function sendStatus(res: ServerResponse, error: ApiError): void {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-cache, private',
+    ...retryAfterHeader(error),
   });
   res.end(body);
 }
@@ -46,9 +56,10 @@ export function sendStatus(res: ServerResponse, error: ApiError): void {
 export function sendStatusToSocket(socket: Duplex, error: ApiError): void {
   if (socket.destroyed || !socket.writable) return;
   const body = JSON.stringify(error.toStatus());
+  const retryAfter = retryAfterHeader(error)['Retry-After'];
   const reason = error.code === 504 ? 'Gateway Timeout' : error.code === 503 ? 'Service Unavailable' : 'Error';
   socket.end(
     `HTTP/1.1 ${error.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Cache-Control: no-cache, private\r\nConnection: close\r\n\r\n${body}`,
+    `Cache-Control: no-cache, private\r\n${retryAfter === undefined ? '' : `Retry-After: ${retryAfter}\r\n`}Connection: close\r\n\r\n${body}`,
   );
 }

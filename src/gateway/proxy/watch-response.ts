@@ -12,9 +12,9 @@
 //
 // Ends are clean whenever they can be: upstream finishing, and the gateway
 // draining (the drain hook), flush what was translated and end the chunked
-// response; client-go then re-lists. Upstream dying mid-stream is still a cut:
-// the proxy adapter destroys the response first (issue 6 wants a clean end
-// there too). A client gone, or one that ignores the end for endGraceMs, is
+// response; client-go then re-lists. Upstream dying mid-stream ends cleanly
+// too (the proxy adapter leaves self-handled responses alone; test/faults
+// checks it). A client gone, or one that ignores the end for endGraceMs, is
 // destroyed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendTranslatedJson } from './json-response.ts';
