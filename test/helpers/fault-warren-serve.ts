@@ -1,0 +1,34 @@
+// `./bin/warren serve` as a child process against an upstream kubeconfig, so a
+// fault test can kill -9 it and start it again on the same port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from './warren-process.ts';
+
+export interface WarrenServeProcess {
+  port: number;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, readyTimeoutMs = 60_000): Promise<WarrenServeProcess> {
+  const args = [join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`];
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let dead = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { dead = true; resolve(); }));
+  child.stderr?.on('data', (d) => { out += String(d); });
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    if (!dead) child.kill(signal);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (!dead) { child.kill('SIGKILL'); await exited; }
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`warren serve not ready in ${readyTimeoutMs} ms:\n${out.slice(-4000)}`)), readyTimeoutMs);
+    child.stdout?.on('data', (d) => {
+      out += String(d);
+      if (out.includes('warren gateway ready at')) { clearTimeout(timer); resolve(); }
+    });
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`warren serve exited:\n${out.slice(-4000)}`)); });
+  }).catch(async (err: unknown) => { await kill('SIGKILL'); throw err; });
+  return { port, output: () => out, kill };
+}
