@@ -2,7 +2,9 @@
 // (embedded upstream): the gateway, and the controllers that run beside it.
 import type { Upstream } from './kube/upstream.ts';
 import { fileURLToPath } from 'node:url';
-import { startGateway, type RunningGateway } from './gateway/server.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from './gateway/server.ts';
+import { createMetricsRegistry, type MetricsRegistry } from './observability/metrics-registry.ts';
+import { reconcileObserver, registerControllerMetrics } from './controllers/propagation/propagation-metrics.ts';
 import { ensureCrds, readCrdFiles } from './kube/ensure-crds.ts';
 import { startOnboardingController } from './controllers/onboarding/start-onboarding-controller.ts';
 import { startClusterController } from './controllers/clusters/start-cluster-controller.ts';
@@ -28,6 +30,8 @@ export interface WarrenOptions {
   clusterFailureThresholdMs?: number;
   /** Propagation engine tuning (failover tolerations, eviction timeout). */
   propagation?: Partial<EngineSettings>;
+  /** Gateway operations: fairness, shutdown deadline, per-tenant metric labels, audit log, serving names. */
+  gateway?: Pick<GatewayOptions, 'fairness' | 'shutdownDeadlineMs' | 'tenantMetrics' | 'auditLogPath' | 'auditTenantDir' | 'servingNames'>;
   /** Run the controllers only while holding the Lease (several replicas against one upstream). */
   leaderElection?: Omit<LeaderElectionOptions, 'upstream' | 'log' | 'onStartedLeading' | 'onStoppedLeading'>;
 }
@@ -42,12 +46,15 @@ export const CRDS_DIR = fileURLToPath(new URL('../crds/', import.meta.url));
 
 export async function startWarren(options: WarrenOptions): Promise<RunningWarren> {
   await ensureCrds(options.upstream, readCrdFiles(CRDS_DIR));
+  // One registry for the process: the gateway's metrics and the controllers' (queue depth, member health).
+  const metrics = createMetricsRegistry();
   const gateway = await startGateway({
-    upstream: options.upstream, host: options.host, port: options.port, log: options.log,
+    upstream: options.upstream, host: options.host, port: options.port, log: options.log, metrics,
+    ...options.gateway,
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
   });
-  const controllers = (): RunningControllers => startControllers(options, gateway);
+  const controllers = (): RunningControllers => startControllers(options, gateway, metrics);
   let running: RunningControllers | undefined;
   let elector: LeaderElector | undefined;
   if (options.leaderElection) {
@@ -78,10 +85,11 @@ interface RunningControllers {
   stop(): void;
 }
 
-function startControllers(options: WarrenOptions, gateway: RunningGateway): RunningControllers {
+function startControllers(options: WarrenOptions, gateway: RunningGateway, metrics: MetricsRegistry): RunningControllers {
   const propagation = startPropagation({
     upstream: options.upstream, log: options.log,
     connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
+    observe: reconcileObserver(metrics),
     ...(options.propagation ? { settings: options.propagation } : {}),
   });
   const onboarding = startOnboardingController({
@@ -100,6 +108,7 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway): Runn
     // is then the policy's toleration (300 s unless it says otherwise), as in Karmada.
     noExecuteAfterMs: 0,
   });
+  registerControllerMetrics(metrics, propagation);
   return {
     synced: async () => { await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]); },
     stop() {

@@ -29,6 +29,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     upstream, host: options.host, port: options.port, externalUrl: options.externalUrl, log,
     ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
     ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
+    gateway: options.gateway,
   });
   process.stdout.write(`warren gateway ready at ${warren.gateway.url}\n`);
   await untilSignal();

@@ -13,6 +13,13 @@ export interface ServeOptions {
   servingNames: string[];
   auditAttribution: { upstreamUser: string } | undefined;
   upstreamTimeoutMs: number;
+  /** startGateway's operational options, from the fairness, metrics and audit sections. */
+  gateway: {
+    fairness: { enabled: boolean; totalSeats: number; retryAfterSeconds: number; defaults: WarrenConfig['fairness']['defaults']; tenants: WarrenConfig['fairness']['tenants'] };
+    tenantMetrics: { mode: 'top' | 'none'; topN?: number };
+    auditLogPath?: string;
+    servingNames: string[];
+  };
   /** Spread into startLeaderElection() with upstream and callbacks; undefined when disabled. */
   leaderElection: {
     identity: string;
@@ -39,6 +46,13 @@ export function buildServeOptions(config: WarrenConfig, env: Record<string, stri
     servingNames: config.servingNames,
     auditAttribution: config.upstream.auditImpersonate ? { upstreamUser: config.upstream.auditImpersonate } : undefined,
     upstreamTimeoutMs: config.upstream.timeoutSeconds * 1000,
+    gateway: {
+      fairness: { ...config.fairness },
+      // metrics.enabled false or a limit of 0: no per-tenant label at all (everything counts as "other").
+      tenantMetrics: config.metrics.enabled && config.metrics.tenantLabelLimit > 0 ? { mode: 'top', topN: config.metrics.tenantLabelLimit } : { mode: 'none' },
+      ...(config.audit.logPath ? { auditLogPath: config.audit.logPath === '-' ? '/dev/stdout' : config.audit.logPath } : {}),
+      servingNames: config.servingNames,
+    },
     leaderElection: le.enabled ? {
       identity: buildLeaderIdentity(le.identity, env, hostname, pid),
       namespace: le.namespace,

@@ -23,12 +23,18 @@ export interface PropagationOptions {
   workers?: number;
   settings?: Partial<EngineSettings>;
   now?: () => Date;
+  /** Each reconcile's duration and outcome (metrics). */
+  observe?: (kind: 'template' | 'binding', seconds: number, ok: boolean) => void;
 }
 
 export interface RunningPropagation {
   synced(): Promise<void>;
   /** Keys waiting, for metrics and tests. */
   queueLength(): number;
+  /** Member clusters as the engine sees them (metrics, status). */
+  clusters(): Array<{ name: string; ready: boolean }>;
+  /** Bindings by FullyApplied state (metrics). */
+  bindingCounts(): { total: number; fullyApplied: number };
   /** Removes what the engine made on the members for a tenant that is being deleted. */
   purgeTenant(id: string): Promise<void>;
   stop(): void;
@@ -68,9 +74,17 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       reconcile: async (key) => {
         const parsed = parseKey(key);
         if (!parsed) return;
-        return parsed.type === 'template'
-          ? reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
-          : reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
+        const started = performance.now();
+        let ok = false;
+        try {
+          const result = parsed.type === 'template'
+            ? await reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
+            : await reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
+          ok = true;
+          return result;
+        } finally {
+          options.observe?.(parsed.type, (performance.now() - started) / 1000, ok);
+        }
       },
     });
   });
@@ -78,6 +92,15 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   return {
     synced: () => ready,
     queueLength: () => queue.length(),
+    clusters: () => [...informers.clusters.store.values()].map((c) => ({
+      name: c.metadata.name ?? '',
+      ready: c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') === true,
+    })),
+    bindingCounts: () => {
+      let fullyApplied = 0;
+      for (const b of informers.bindings.store.values()) if (b.status?.conditions?.some((c) => c.type === 'FullyApplied' && c.status === 'True')) fullyApplied++;
+      return { total: informers.bindings.store.size, fullyApplied };
+    },
     purgeTenant: (id) => purgeTenantFromMembers(informers, members, id, options.log),
     stop() {
       stopped = true;
