@@ -6,14 +6,17 @@
 //     kube-apiserver does, and before authentication so probes never need one.
 //  4. authenticate: certificate or bearer token → tenant, user, groups; the
 //     tenant must exist and the credential must postdate its revocation point.
+//  4½. fairness: the tenant's share of seats and its bounded queue (429 beyond);
+//     as soon as the tenant is known, so a refusal costs no parsing, RBAC or
+//     translation (a flooding tenant must not buy CPU with refusals), and
+//     before any upstream work (discovery and OpenAPI read upstream too). A
+//     refused connection is not read again until its Retry-After has passed.
+//     Long-running requests give their seat back once step 5 knows them.
 //  5. parse request info: in the tenant's terms, with the same parser the
 //     embedded apiserver uses.
 //  6. authorize: the tenant's own RBAC, evaluated by the gateway; the upstream
 //     never sees tenant users.
 //  7. admission: a suspended tenant may read, not write.
-//  7½. fairness: the tenant's share of seats and its bounded queue (429 beyond);
-//     after authorization, so a refused request never waits for a seat, and
-//     before any upstream work (discovery and OpenAPI read upstream too).
 //  8. gateway-answered requests: discovery, OpenAPI, access reviews.
 //  9. translate: path, query, selectors and body to upstream terms.
 // 10. guard: an independent re-check of the upstream request, just before it
@@ -44,7 +47,7 @@ import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from './tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
-import type { Fairness } from './fairness/fairness-filter.ts';
+import type { Fairness, Seat } from './fairness/fairness-filter.ts';
 import type { InFlight } from './fairness/in-flight.ts';
 import { isLongRunning } from './fairness/long-running.ts';
 import type { RequestObserver } from './observability/request-observer.ts';
@@ -106,8 +109,12 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     await deps.portal(req, res, url.pathname);
     return;
   }
-  const { ctx, identity, info } = await admit(deps, req, url, noteTenant);
-  await takeSeat(deps, res, identity, info);
+  const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
+  const seat = await takeSeat(deps, req, res, tenant, url);
+  const { ctx, info } = authorizeAdmitted(deps, req, url, identity, tenant);
+  if (isLongRunning(info)) seat.release();
+  deps.inFlight?.track(res, isLongRunning(info));
+  deps.observer?.admitted(res, identity.tenantId, info);
   if (!info.isResourceRequest) {
     if (url.pathname.startsWith('/openapi/')) {
       await deps.openapi.serve(req, res, ctx, url.pathname);
@@ -150,6 +157,12 @@ export interface Admitted {
 
 /** Steps 4–7: authenticate, parse, authorize, admit. Shared with upgrade requests (exec, attach, port-forward). */
 export async function admit(deps: GatewayDeps, req: IncomingMessage, url: URL, noteTenant: (id: string) => void = () => undefined): Promise<Admitted> {
+  const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
+  return authorizeAdmitted(deps, req, url, identity, tenant);
+}
+
+/** Step 4: who is calling, and their tenant (which must exist, and be the one a tenant base URL names). */
+async function authenticateTenant(deps: GatewayDeps, req: IncomingMessage, noteTenant: (id: string) => void): Promise<{ identity: Identity; tenant: TenantInfo }> {
   const identity = await deps.authenticate(req);
   setIdentity(req, identity);
   noteTenant(identity.tenantId);
@@ -158,6 +171,11 @@ export async function admit(deps: GatewayDeps, req: IncomingMessage, url: URL, n
   if (scopedTo !== undefined && scopedTo !== identity.tenantId) throw new ApiError('NotFound', 'the server could not find the requested resource');
   const tenant = deps.tenants.byId(identity.tenantId);
   if (!tenant) throw new ApiError('Unauthorized', 'Unauthorized');
+  return { identity, tenant };
+}
+
+/** Steps 5–7: parse, authorize, admit. */
+function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: URL, identity: Identity, tenant: TenantInfo): Admitted {
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
   noteRequestInfo(req, info);
   authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
@@ -183,12 +201,23 @@ async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerRespo
   await deps.forwarder.send(req, res, ctx, info, fwd, prepared);
 }
 
-/** Step 7½: a seat in the tenant's share (released when the response closes); then counted as in flight. */
-async function takeSeat(deps: GatewayDeps, res: ServerResponse, identity: Identity, info: RequestInfo): Promise<void> {
-  const tenant = deps.tenants.byId(identity.tenantId);
-  if (deps.fairness && tenant) await deps.fairness.enter(res, tenant, info);
-  deps.inFlight?.track(res, isLongRunning(info));
-  deps.observer?.admitted(res, identity.tenantId, info);
+/**
+ * Step 4½: a seat in the tenant's share (released when the response closes).
+ * A refused request is still labelled for metrics (verb, resource): parsing
+ * is cheap next to what a refusal saves, and the 429s must show what they hit.
+ */
+async function takeSeat(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, tenant: TenantInfo, url: URL): Promise<Seat> {
+  if (!deps.fairness) return { release: () => undefined };
+  try {
+    return await deps.fairness.enter(req, res, tenant);
+  } catch (err) {
+    try {
+      noteRequestInfo(req, parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams));
+    } catch {
+      // An unparseable path keeps its 429: the refusal is what the client must see first.
+    }
+    throw err;
+  }
 }
 
 /** A translation refusal is the tenant's error to see, and a metric for the platform. */

@@ -23,6 +23,12 @@ export interface FairnessConfig {
   totalSeats?: number;
   /** The Retry-After of a 429, in seconds (kube's APF answers 1). */
   retryAfterSeconds?: number;
+  /**
+   * Stop reading a connection for Retry-After once it got a 429 (default on):
+   * a client that ignores Retry-After costs at most one refusal per connection
+   * per Retry-After (throttle-socket.ts).
+   */
+  holdRefusedConnections?: boolean;
 }
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };

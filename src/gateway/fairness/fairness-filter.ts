@@ -1,22 +1,36 @@
 // The fairness step of the chain: a request waits for a seat in its tenant's
 // share, and gives it back when its response is over (the 'close' of the
 // response, not the end of the handler: a proxied answer is still streaming
-// when the handler returns). Long-running requests pass through the queue like
-// any other (so a tenant cannot open watches faster than its share admits) but
-// give the seat back at once, as APF releases a watch's seat once it is set up.
-import type { ServerResponse } from 'node:http';
-import type { RequestInfo } from '../../core/request-info.ts';
+// when the handler returns). It runs as soon as the tenant is known (right
+// after authentication), so a refusal costs no request parsing, RBAC or
+// translation. Long-running requests pass through the queue like any other
+// (so a tenant cannot open watches faster than its share admits) but give the
+// seat back once they are known to be long-running (Seat.release), as APF
+// releases a watch's seat once it is set up. A refused connection is not read
+// again until its Retry-After has passed (throttle-socket.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantInfo } from '../tenant-directory.ts';
 import { DEFAULT_TOTAL_SEATS, buildTenantLimits, type FairnessConfig } from './fairness-config.ts';
 import { FairLimiter, RejectedError, type FairLimiterStats, type RejectReason } from './fair-limiter.ts';
-import { isLongRunning } from './long-running.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
+import { throttleAfterResponse } from './throttle-socket.ts';
+
+/** A held seat; it is given back when the response closes, or earlier by release(). */
+export interface Seat {
+  /** Gives the seat back now (a long-running request, once set up); harmless twice. */
+  release(): void;
+}
 
 export interface Fairness {
-  /** Resolves once the request holds a seat; throws a 429 ApiError when the tenant's share is used up. */
-  enter(res: ServerResponse, tenant: TenantInfo, info: RequestInfo): Promise<void>;
+  /**
+   * Resolves once the request holds a seat; throws a 429 ApiError when the
+   * tenant's share is used up (and then holds the connection for Retry-After).
+   */
+  enter(req: IncomingMessage, res: ServerResponse, tenant: TenantInfo): Promise<Seat>;
   stats(): FairLimiterStats;
 }
+
+const NO_SEAT: Seat = { release: () => undefined };
 
 export interface FairnessHooks {
   /** A request refused with 429 (metrics). */
@@ -26,9 +40,10 @@ export interface FairnessHooks {
 export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks = {}): Fairness {
   const limiter = new FairLimiter(config.totalSeats ?? DEFAULT_TOTAL_SEATS);
   const retryAfterSeconds = config.retryAfterSeconds ?? 1;
+  const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   return {
-    async enter(res, tenant, info) {
-      if (config.enabled === false) return;
+    async enter(req, res, tenant) {
+      if (config.enabled === false) return NO_SEAT;
       const limits = buildTenantLimits(config, tenant.id, tenant);
       // A client that hangs up while queued leaves the queue.
       const gone = new AbortController();
@@ -40,15 +55,17 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       } catch (err) {
         if (!(err instanceof RejectedError)) throw err;
         hooks.rejected?.(tenant.id, err.reason);
+        throttleAfterResponse(res, req.socket, holdMs);
         throw buildTooManyRequests({ reason: err.reason, seats: limits.seats, queueLength: limits.queueLength, retryAfterSeconds });
       } finally {
         res.off('close', onClose);
       }
-      if (isLongRunning(info) || res.destroyed) {
+      if (res.destroyed) {
         release();
-        return;
+        return NO_SEAT;
       }
       res.once('close', release);
+      return { release };
     },
     stats: () => limiter.stats(),
   };

@@ -1,0 +1,87 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
+import { toApiError } from '../../../../src/core/api-error.ts';
+import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
+
+const TENANT = { id: 'acme01', fairness: { seats: 1, queueLength: 0 } } as unknown as TenantInfo;
+
+// A server whose every request asks fairness for a seat and holds it 'holdMs';
+// a refusal is answered 429, as the gateway does.
+async function start(holdRefused: boolean, holdMs: number): Promise<{ url: string; close(): Promise<void>; arrivals: number[] }> {
+  const fairness = createFairness({ retryAfterSeconds: 1, holdRefusedConnections: holdRefused });
+  const arrivals: number[] = [];
+  const server = http.createServer((req, res) => {
+    arrivals.push(Date.now());
+    fairness.enter(req, res, TENANT).then(
+      () => setTimeout(() => res.end('ok'), holdMs),
+      (err: unknown) => {
+        res.writeHead(toApiError(err).code, { 'Retry-After': '1' });
+        res.end('refused');
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(port)}/`,
+    arrivals,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+function get(url: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+describe('refused connections are held for Retry-After', { timeout: 20_000 }, () => {
+  it('does not read the next request of a refused keep-alive connection before Retry-After', async () => {
+    const s = await start(true, 300);
+    const busy = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const flooder = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const holder = get(s.url, busy);
+      await new Promise((r) => setTimeout(r, 50));
+      const t0 = Date.now();
+      assert.equal(await get(s.url, flooder), 429);
+      // The retry is sent at once, ignoring Retry-After; the server must not see it for ~1 s.
+      const before = s.arrivals.length;
+      const second = await get(s.url, flooder);
+      const waited = Date.now() - t0;
+      assert.equal(s.arrivals.length, before + 1);
+      assert.ok(waited >= 900, `the retry was read after ${String(waited)} ms`);
+      assert.equal(second, 200, 'by then the seat is free');
+      assert.equal(await holder, 200);
+    } finally {
+      busy.destroy();
+      flooder.destroy();
+      await s.close();
+    }
+  });
+
+  it('reads at once when holding is switched off', async () => {
+    const s = await start(false, 300);
+    const busy = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const flooder = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const holder = get(s.url, busy);
+      await new Promise((r) => setTimeout(r, 50));
+      const t0 = Date.now();
+      assert.equal(await get(s.url, flooder), 429);
+      assert.equal(await get(s.url, flooder), 429);
+      assert.ok(Date.now() - t0 < 250);
+      await holder;
+    } finally {
+      busy.destroy();
+      flooder.destroy();
+      await s.close();
+    }
+  });
+});
