@@ -59,7 +59,7 @@ export async function watchFirst(clients: readonly BenchClient[], path: string, 
         const left = deadline - nowMs();
         if (left <= 0) {
           const missing = at.reduce((sum, m) => sum + names.filter((n) => !m.has(n)).length, 0);
-          throw new Error(`${missing} of ${names.length * at.length} (member, object) pairs not applied after ${timeoutMs / 1000} s`);
+          throw new Error(`${missing} of ${names.length * at.length} (member, object) pairs not applied after ${(timeoutMs / 1000).toFixed(0)} s`);
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(left, 500));
