@@ -22,6 +22,8 @@ export interface RequestInfo {
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 const HTTP_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export function splitPath(rawPath: string): string[] {
   const trimmed = rawPath.replace(/^\/+/, '').replace(/\/+$/, '');
   if (trimmed === '') return [];
@@ -33,7 +35,8 @@ export function splitPath(rawPath: string): string[] {
     } catch {
       throw new ApiError('BadRequest', `invalid path segment ${JSON.stringify(segment)}`);
     }
-    if (decoded === '' || decoded === '.' || decoded === '..' || decoded.includes('/')) {
+    // A lone surrogate (only in a path that was never percent-encoded) could not be encoded again for upstream.
+    if (decoded === '' || decoded === '.' || decoded === '..' || decoded.includes('/') || LONE_SURROGATE.test(decoded)) {
       throw new ApiError('BadRequest', `invalid path ${JSON.stringify(rawPath)}`);
     }
     return decoded;

@@ -98,6 +98,8 @@ function upstreamPath(info: RequestInfo, t: Target, collectionWatch: boolean): s
  */
 export function translateRequest(ctx: TenantContext, info: RequestInfo, query: URLSearchParams): TranslatedRequest {
   if (!info.isResourceRequest) throw new TypeError('translateRequest takes resource requests; discovery is built by the gateway');
+  // `/apis/<group>/<v>/watch` names no resource; forwarded, it would become a discovery read upstream (found by fuzzing).
+  if (info.resource === '') throw notFoundResource();
   const custom = isTenantCrdGroupOf(ctx, info.apiGroup);
   const c = classify(info.apiGroup, info.resource, custom);
   if (c.class !== 'tenant-custom' && c.row === undefined) throw notFoundResource();
