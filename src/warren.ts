@@ -28,6 +28,8 @@ export interface WarrenOptions {
   clusterProbeIntervalMs?: number;
   /** Failure threshold of the member health checks (default: the cluster controller's). */
   clusterFailureThresholdMs?: number;
+  /** Success threshold of the member health checks: how long a recovered member must answer before it is Ready again. */
+  clusterSuccessThresholdMs?: number;
   /** Propagation engine tuning (failover tolerations, eviction timeout). */
   propagation?: Partial<EngineSettings>;
   /** Gateway operations: fairness, shutdown deadline, per-tenant metric labels, audit log, serving names. */
@@ -104,6 +106,7 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway, metri
     upstream: options.upstream, log: options.log,
     ...(options.clusterProbeIntervalMs !== undefined ? { probeIntervalMs: options.clusterProbeIntervalMs } : {}),
     ...(options.clusterFailureThresholdMs !== undefined ? { failureThresholdMs: options.clusterFailureThresholdMs } : {}),
+    ...(options.clusterSuccessThresholdMs !== undefined ? { successThresholdMs: options.clusterSuccessThresholdMs } : {}),
     // NoExecute taints as soon as a member is not ready: how long a workload stays
     // is then the policy's toleration (300 s unless it says otherwise), as in Karmada.
     noExecuteAfterMs: 0,

@@ -88,7 +88,12 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     const work = await writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
     const observed = ctx.members.observed(target.name, resource, namespace, binding.spec.resource.name);
     if (suspendedEverywhere || suspendedOn.has(target.name)) return outcome(observed.obj !== undefined, 'dispatching is suspended', observed.obj);
-    if (cluster.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False')) return outcome(false, `cluster ${target.name} is not ready`, observed.obj);
+    if (cluster.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False')) {
+      // The Work says so too (kubectl get works shows APPLIED False): a member that cannot be reached is a failure the tenant should see there.
+      const text = `cluster ${target.name} is not ready`;
+      await writeWorkApplied(ctx, work, false, 'AppliedFailed', text, observed.obj, resource);
+      return outcome(false, text, observed.obj);
+    }
     const member = await ctx.members.client(cluster);
     if (!member) return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
     await ctx.members.watch(cluster, resource);
