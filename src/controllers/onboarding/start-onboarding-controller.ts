@@ -15,6 +15,7 @@ import { startInformer } from '../../kube/informer.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { CLUSTERS_PATH } from './resolve-clusters.ts';
 import { createOwnWrites } from './own-writes.ts';
+import { shrinkToIdentity } from '../../gateway/tenants/tenant-info.ts';
 import { createPlatformIdsSource } from './platform-ids-source.ts';
 
 export interface OnboardingControllerOptions {
@@ -34,6 +35,22 @@ export interface RunningOnboardingController {
   /** Resolves once the Tenant informer has listed (reconciles start then). */
   synced(): Promise<void>;
   stop(): void;
+}
+
+/**
+ * The reconciler reads each Tenant fresh from the upstream; the informer's copy
+ * is only for id uniqueness (tenants()), which reads what shrinkToIdentity keeps.
+ * So once a Tenant has been looked at, its stored copy is cut down in place
+ * (memory per idle tenant: a whole Tenant is a few KiB in a process that also
+ * serves the gateway). A later event stores a whole object again, and the next
+ * reconcile cuts that one.
+ */
+async function shrinkAfter<R>(stored: Tenant | undefined, reconcile: Promise<R>): Promise<R> {
+  try {
+    return await reconcile;
+  } finally {
+    if (stored) shrinkToIdentity(stored);
+  }
 }
 
 export function startOnboardingController(options: OnboardingControllerOptions): RunningOnboardingController {
@@ -73,7 +90,7 @@ export function startOnboardingController(options: OnboardingControllerOptions):
     listPath: TENANTS_PATH,
     log,
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    reconcile: (key, informer) => reconcileTenant({
+    reconcile: (key, informer) => shrinkAfter(informer.store.get(key), reconcileTenant({
       client,
       tenants: () => informer.store.values(),
       reserved,
@@ -86,7 +103,7 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       clusters: () => (clustersSynced ? [...clusterInformer.store.values()] : undefined),
       platformIds,
       ownWrites,
-    }, key),
+    }, key)),
   });
   return {
     synced: () => controller.synced(),

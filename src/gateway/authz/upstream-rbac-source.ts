@@ -21,12 +21,27 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
     if (id) for (const listener of listeners) listener(id);
   };
   const informers = new Map<RbacResource, Informer<KubeObject>>();
+  // Memory per idle tenant (onboarding bench): every tenant holds its own copy of
+  // kube's default roles, ~25 KB of JSON each. The authorizer reads only rules,
+  // subjects, roleRef, aggregationRule, name and labels, and clones before use
+  // (tenant-policies.ts), so the stored object drops managedFields and shares
+  // identical rules (bounded, so tenants' own distinct roles cannot grow it forever).
+  const sharedRules = new Map<string, unknown>();
+  const shrink = (obj: KubeObject): void => {
+    delete obj.metadata.managedFields;
+    if (!Array.isArray(obj.rules)) return;
+    const key = JSON.stringify(obj.rules);
+    const shared = sharedRules.get(key);
+    if (shared) obj.rules = shared;
+    else if (sharedRules.size < 1_000) sharedRules.set(key, obj.rules);
+  };
   for (const resource of RESOURCES) {
     const informer = startInformer<KubeObject>({
       upstream,
       listPath: `/apis/${RBAC_GROUP}/v1/${resource}`,
       labelSelector: TENANT_LABEL,
-      onEvent: (_type, obj, old) => {
+      onEvent: (type, obj, old) => {
+        if (type !== 'DELETED') shrink(obj); // the stored object itself (the informer keeps this reference)
         notify(obj);
         if (old && tenantOfObject(old) !== tenantOfObject(obj)) notify(old);
       },
