@@ -13,6 +13,8 @@ import { toTenantOwnerReference, toUpstreamOwnerReference } from './references.t
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import { labelObject, stripTenantLabelFromManagedFields, unlabelObject } from './tenant-label.ts';
 import type { TenantContext } from './tenant-context.ts';
+import { metadataShapeError } from './object-shape.ts';
+import { badRequest } from '../api-error.ts';
 
 export interface ToUpstreamOptions {
   /** Scope from the request path, for custom kinds whose CRD the context cannot tell. */
@@ -25,8 +27,10 @@ function treatment(ctx: TenantContext, group: string, kind: string, namespaced: 
   return { ...t, namespaced, name: namespaced ? 'keep' : 'prefix' };
 }
 
-/** Tenant object → upstream. Throws ApiError 422 for a namespace over the length budget. */
+/** Tenant object → upstream. Throws ApiError 422 for a namespace over the length budget, 400 for malformed metadata. */
 export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: ToUpstreamOptions = {}): KubeObject {
+  const malformed = metadataShapeError(obj);
+  if (malformed) throw badRequest(malformed);
   const id = ctx.id;
   const apiVersion = obj.apiVersion ?? '';
   const group = splitApiVersion(apiVersion).group;
@@ -51,7 +55,15 @@ export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: T
   for (const entry of meta.managedFields ?? []) {
     if (entry.apiVersion) entry.apiVersion = apiVersionToUpstream(ctx, entry.apiVersion);
   }
-  KIND_CONVERTERS.get(`${group}/${kind}`)?.in(ctx, obj);
+  const converter = KIND_CONVERTERS.get(`${group}/${kind}`);
+  try {
+    converter?.in(ctx, obj);
+  } catch (err) {
+    // The converters walk kind-specific fields (subjects, roleRef, spec...) that a
+    // tenant body may shape any way; a TypeError there is a malformed body, a 400.
+    if (err instanceof TypeError) throw badRequest(`the ${kind} could not be read: ${err.message}`);
+    throw err;
+  }
   return obj;
 }
 
@@ -60,6 +72,8 @@ export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: T
  * tenant's (foreign namespace, name or group): the caller drops it.
  */
 export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject | undefined {
+  // Malformed metadata cannot be shown to be this tenant's: dropped like a foreign object.
+  if (metadataShapeError(obj)) return undefined;
   const id = ctx.id;
   const kind = obj.kind ?? '';
   let group = '';
@@ -106,6 +120,12 @@ export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject 
     });
   }
   const converter = KIND_CONVERTERS.get(`${group}/${kind}`);
-  if (converter && !converter.out(ctx, obj)) return undefined;
+  try {
+    if (converter && !converter.out(ctx, obj)) return undefined;
+  } catch (err) {
+    // A shape no apiserver would send: not provably this tenant's, so not shown.
+    if (err instanceof TypeError) return undefined;
+    throw err;
+  }
   return obj;
 }
