@@ -11,13 +11,15 @@ import { formatUsage, hasResourceLimits, type ResourceLimits } from '../../core/
 import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
+import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 
 const collectionPath = (group: string, resource: string): string => (group ? `/apis/${group}/v1/${resource}` : `/api/v1/${resource}`);
 
 /** Usage for status; cpu, memory and storage only when the quota limits one of them (they cost more LISTs). */
 export async function computeUsage(client: ObjectClient, id: string, quota?: ResourceLimits): Promise<NonNullable<TenantStatus['usage']>> {
   const selector = `${TENANT_LABEL}=${id}`;
-  const namespaces = await client.list(NAMESPACES_PATH, selector);
+  // The engine's execution spaces (karmada-es-*) do not count against the tenant's namespaces.
+  const namespaces = await client.list(NAMESPACES_PATH, `${selector},${NOT_EXECUTION_SPACE}`);
   if (!hasResourceLimits(quota)) return { namespaces: namespaces.length };
   const items: QuotaObject[] = [];
   await Promise.all(COUNTED_RESOURCES.map(async (key) => {

@@ -3,6 +3,7 @@
 // when they differ from what is there.
 import type { Condition, ManifestStatus, Work } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { EXECUTION_SPACE_LABEL } from '../../core/propagation/execution-space.ts';
 import { statusError } from '../../kube/status-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
@@ -18,7 +19,7 @@ export async function ensureExecutionSpace(upstream: Upstream, namespace: string
   let known = ensuredSpaces.get(upstream);
   if (!known) ensuredSpaces.set(upstream, (known = new Set()));
   if (known.has(namespace)) return;
-  const res = await upstream.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [TENANT_LABEL]: tenantId } } });
+  const res = await upstream.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [TENANT_LABEL]: tenantId, [EXECUTION_SPACE_LABEL]: 'true' } } });
   if (res.status !== 201 && res.status !== 409) throw statusError(res.status, res.body);
   known.add(namespace);
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import type { TenantInfo } from '../tenant-directory.ts';
 
@@ -17,11 +18,11 @@ export function quotaExceeded(resource: string, used: number, limit: number): Ap
 }
 
 /** Counts the tenant's objects of a resource upstream (all namespaces), up to `cap`. */
-async function countOwned(upstream: Upstream, collection: string, tenantId: string, cap: number): Promise<number> {
+async function countOwned(upstream: Upstream, collection: string, selector: string, cap: number): Promise<number> {
   let count = 0;
   let next: string | undefined;
   do {
-    const query = new URLSearchParams({ labelSelector: `${TENANT_LABEL}=${tenantId}`, limit: '500' });
+    const query = new URLSearchParams({ labelSelector: selector, limit: '500' });
     if (next) query.set('continue', next);
     const answer = await upstream.request<{ items?: unknown[]; metadata?: { continue?: string } }>('GET', `${collection}?${query.toString()}`);
     if (answer.status !== 200) return 0; // an unreadable collection is not a reason to refuse; the create itself will tell
@@ -37,6 +38,8 @@ export async function checkTenantQuota(upstream: Upstream, tenant: TenantInfo, i
   const limit = isNamespace && tenant.quota.namespaces !== undefined ? tenant.quota.namespaces : tenant.quota.objectsPerResource;
   if (limit === undefined) return;
   const base = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${fwd.group}/${info.apiVersion}`;
-  const used = await countOwned(upstream, `${base}/${info.resource}`, tenant.id, limit);
+  // The engine's execution spaces (karmada-es-*) are not the tenant's to count.
+  const selector = isNamespace ? `${TENANT_LABEL}=${tenant.id},${NOT_EXECUTION_SPACE}` : `${TENANT_LABEL}=${tenant.id}`;
+  const used = await countOwned(upstream, `${base}/${info.resource}`, selector, limit);
   if (used >= limit) throw quotaExceeded(info.resource, used, limit);
 }

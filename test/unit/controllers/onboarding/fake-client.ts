@@ -1,5 +1,6 @@
 // A map-backed ObjectClient: objects by path, resourceVersions that move on
-// every write and 409 on a stale one, label-selector lists (k=v only).
+// every write and 409 on a stale one, label-selector lists (kube's selector syntax).
+import { matchesLabels, parseLabelSelector } from '../../../../src/core/selectors/index.ts';
 import { ApiError } from '../../../../src/core/api-error.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
 import type { ObjectClient } from '../../../../src/controllers/onboarding/object-client.ts';
@@ -46,11 +47,11 @@ export function fakeClient(): FakeClient {
       if (objects.delete(path)) writes.push(`delete ${path}`);
     },
     async list<T extends KubeObject>(collection: string, selector?: string) {
-      const [k, v] = selector?.split('=') ?? [];
+      const reqs = selector ? parseLabelSelector(selector) : [];
       return [...objects.entries()]
         .filter(([p]) => p.startsWith(`${collection}/`) && !p.slice(collection.length + 1).includes('/'))
         .map(([, o]) => structuredClone(o) as T)
-        .filter((o) => k === undefined || o.metadata.labels?.[k] === v);
+        .filter((o) => matchesLabels(reqs, o.metadata.labels));
     },
     async read(path) {
       if (!documents.has(path)) throw new ApiError('NotFound', path);
