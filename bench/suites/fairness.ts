@@ -3,7 +3,12 @@
 // more concurrent requests than its share (default fairness: 20 seats, 50
 // queued). Reported: quiet's p50/p99 both ways, the ratio (goal: p99 at most
 // 2x), noisy's 429 share, and quiet's 429s (goal: none). The gateway is a
-// `warren serve` child with default limits; both tenants are onboarded by it.
+// `warren serve` child; both tenants are onboarded by it. Measured twice, side
+// by side: with the default limits (600 seats gateway-wide, kube's figure),
+// and with the gateway-wide seats capped to what this machine serves (2 per
+// CPU, fairness.totalSeats): on a CPU-bound gateway, the quiet tenant's latency
+// grows with how many of the noisy tenant's requests are in flight beside it.
+import os from 'node:os';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { percentile, msSince } from '../stats.ts';
 import type { Suite } from '../suite.ts';
@@ -27,17 +32,20 @@ async function measureQuiet(client: BenchClient): Promise<{ samples: number[]; r
   return { samples, refused };
 }
 
-/** Floods until stop() is called; counts answers by status. */
-function flood(client: BenchClient): { stop(): Promise<Map<number, number>> } {
+/**
+ * Floods until stop() is called, ignoring Retry-After (a misbehaving client);
+ * counts answers by status.
+ */
+export function flood(client: BenchClient, path = PATH, concurrency = FLOOD_CONCURRENCY): { stop(): Promise<Map<number, number>> } {
   const codes = new Map<number, number>();
   let running = true;
   const worker = async (): Promise<void> => {
     while (running) {
-      const reply = await client.drain(PATH).catch(() => ({ status: 0 }));
+      const reply = await client.drain(path).catch(() => ({ status: 0 }));
       codes.set(reply.status, (codes.get(reply.status) ?? 0) + 1);
     }
   };
-  const workers = Array.from({ length: FLOOD_CONCURRENCY }, worker);
+  const workers = Array.from({ length: concurrency }, worker);
   return {
     async stop() {
       running = false;
@@ -47,40 +55,69 @@ function flood(client: BenchClient): { stop(): Promise<Map<number, number>> } {
   };
 }
 
+interface Config {
+  label: string;
+  /** fairness.totalSeats for the gateway child (through WARREN_FAIRNESS_TOTAL_SEATS); undefined: default. */
+  totalSeats?: number;
+}
+
+/** The seats a CPU-bound gateway serves without queueing inside itself: 2 per CPU. */
+export const MACHINE_SEATS = 2 * os.availableParallelism();
+
+async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): Promise<{ rows: GatewayRow[]; note: string }> {
+  const saved = process.env.WARREN_FAIRNESS_TOTAL_SEATS;
+  // The child reads its config from the environment at spawn; restored at once.
+  if (config.totalSeats !== undefined) process.env.WARREN_FAIRNESS_TOTAL_SEATS = String(config.totalSeats);
+  let stack: Awaited<ReturnType<typeof startGatewayStack>>;
+  try {
+    stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
+  } finally {
+    if (saved === undefined) delete process.env.WARREN_FAIRNESS_TOTAL_SEATS;
+    else process.env.WARREN_FAIRNESS_TOTAL_SEATS = saved;
+  }
+  const [noisy, quiet] = [await stack.createTenant('noisy'), await stack.createTenant('quiet')];
+  const quietClient = clientFromKubeconfig(quiet.kubeconfig, 2);
+  const noisyClient = clientFromKubeconfig(noisy.kubeconfig, FLOOD_CONCURRENCY);
+  try {
+    for (let i = 0; i < WARMUP; i++) await quietClient.drain(PATH);
+    const alone = await measureQuiet(quietClient);
+    const flooding = flood(noisyClient);
+    const crowded = await measureQuiet(quietClient);
+    const codes = await flooding.stop();
+    const noisyTotal = [...codes.values()].reduce((a, b) => a + b, 0);
+    const p = (s: number[], q: number): number => percentile(s, q);
+    const ratio = p(crowded.samples, 99) / p(alone.samples, 99);
+    const c = config.label;
+    env.log(`fairness (${c}): quiet p99 ${p(alone.samples, 99).toFixed(1)} ms alone, ${p(crowded.samples, 99).toFixed(1)} ms with noisy flooding (${ratio.toFixed(2)}x)`);
+    return {
+      rows: [
+        { metric: `${c}: quiet p50, alone`, unit: 'ms', gateway: p(alone.samples, 50) },
+        { metric: `${c}: quiet p99, alone`, unit: 'ms', gateway: p(alone.samples, 99) },
+        { metric: `${c}: quiet p50, noisy flooding`, unit: 'ms', gateway: p(crowded.samples, 50) },
+        { metric: `${c}: quiet p99, noisy flooding`, unit: 'ms', gateway: p(crowded.samples, 99) },
+        { metric: `${c}: quiet p99 flooded / alone`, unit: 'x', gateway: ratio, goal: '<= 2', pass: ratio <= 2 },
+        { metric: `${c}: quiet 429s`, unit: 'requests', gateway: alone.refused + crowded.refused, goal: '0', pass: alone.refused + crowded.refused === 0 },
+        { metric: `${c}: noisy answered 429`, unit: '%', gateway: noisyTotal ? (100 * (codes.get(429) ?? 0)) / noisyTotal : 0 },
+      ],
+      note: `${c}: noisy tenant answers by status: ${[...codes].map(([code, n]) => `${code}: ${n}`).join(', ')}`,
+    };
+  } finally {
+    quietClient.close();
+    noisyClient.close();
+    await stack.stop();
+  }
+}
+
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: 'quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs; warren serve child, default fairness limits',
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, default fairness limits, then gateway-wide seats capped at 2 per CPU (${String(MACHINE_SEATS)})`,
   async run(env) {
-    const stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
-    const [noisy, quiet] = [await stack.createTenant('noisy'), await stack.createTenant('quiet')];
-    const quietClient = clientFromKubeconfig(quiet.kubeconfig, 2);
-    const noisyClient = clientFromKubeconfig(noisy.kubeconfig, FLOOD_CONCURRENCY);
-    try {
-      for (let i = 0; i < WARMUP; i++) await quietClient.drain(PATH);
-      const alone = await measureQuiet(quietClient);
-      const flooding = flood(noisyClient);
-      const crowded = await measureQuiet(quietClient);
-      const codes = await flooding.stop();
-      const noisyTotal = [...codes.values()].reduce((a, b) => a + b, 0);
-      const p = (s: number[], q: number): number => percentile(s, q);
-      const ratio = p(crowded.samples, 99) / p(alone.samples, 99);
-      rows.push(
-        { metric: 'quiet p50, alone', unit: 'ms', gateway: p(alone.samples, 50) },
-        { metric: 'quiet p99, alone', unit: 'ms', gateway: p(alone.samples, 99) },
-        { metric: 'quiet p50, noisy flooding', unit: 'ms', gateway: p(crowded.samples, 50) },
-        { metric: 'quiet p99, noisy flooding', unit: 'ms', gateway: p(crowded.samples, 99) },
-        { metric: 'quiet p99 flooded / alone', unit: 'x', gateway: ratio, goal: '<= 2', pass: ratio <= 2 },
-        { metric: 'quiet 429s', unit: 'requests', gateway: alone.refused + crowded.refused, goal: '0', pass: alone.refused + crowded.refused === 0 },
-        { metric: 'noisy answered 429', unit: '%', gateway: noisyTotal ? (100 * (codes.get(429) ?? 0)) / noisyTotal : 0 },
-      );
-      notes.push(`noisy tenant answers by status: ${[...codes].map(([code, n]) => `${code}: ${n}`).join(', ')}`);
-      env.log(`fairness: quiet p99 ${p(alone.samples, 99).toFixed(1)} ms alone, ${p(crowded.samples, 99).toFixed(1)} ms with noisy flooding (${ratio.toFixed(2)}x)`);
-    } finally {
-      quietClient.close();
-      noisyClient.close();
-      await stack.stop();
+    for (const config of [{ label: 'default seats' }, { label: `${String(MACHINE_SEATS)} seats`, totalSeats: MACHINE_SEATS }]) {
+      const measured = await measureConfig(env, config);
+      rows.push(...measured.rows);
+      notes.push(measured.note);
     }
     process.stdout.write(`\nFairness (noisy neighbour, warren serve child)\n${renderGatewayText(rows)}\n`);
     return { rows: [], notes: [...notes, `${rows.filter((r) => r.pass === false).length} of ${rows.filter((r) => r.pass !== undefined).length} fairness goals failed; table above`] };

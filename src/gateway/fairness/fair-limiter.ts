@@ -106,25 +106,40 @@ export class FairLimiter {
     };
   }
 
-  /** Serves waiting tenants round robin while seats are free. */
+  /**
+   * Serves waiting tenants while seats are free: the tenant running the fewest
+   * requests goes first, ties in round-robin order. A tenant that sends one
+   * request at a time therefore gets the very next seat even while a flooding
+   * tenant holds all the others (APF's fair queuing likewise serves the queue
+   * that has had the least service).
+   */
   private dispatch(): void {
-    let skipped = 0;
-    while (this.ring.length > 0 && this.running < this.totalSeats && skipped < this.ring.length) {
-      const tenant = this.ring.shift() as string;
+    while (this.running < this.totalSeats) {
+      const at = this.nextRunnable();
+      if (at < 0) return;
+      const tenant = this.ring[at] as string;
+      this.ring.splice(at, 1);
       const flow = this.flowOf(tenant);
-      const head = flow.queue[0];
-      if (!head || !this.canRun(flow, head.limits)) {
-        // This tenant is at its own share: it keeps its place at the back, others go first.
-        if (head) this.ring.push(tenant);
-        skipped++;
-        continue;
-      }
-      skipped = 0;
-      flow.queue.shift();
+      const head = flow.queue.shift() as Waiter;
       clearTimeout(head.timer);
       if (flow.queue.length > 0) this.ring.push(tenant);
       head.resolve(this.start(tenant, flow));
     }
+  }
+
+  /** Index in the ring of the runnable tenant with the fewest running requests; -1 if none can run. */
+  private nextRunnable(): number {
+    let best = -1;
+    let bestRunning = Infinity;
+    for (let i = 0; i < this.ring.length; i++) {
+      const flow = this.flowOf(this.ring[i] as string);
+      const head = flow.queue[0];
+      // A tenant at its own share keeps its place; others go first.
+      if (!head || !this.canRun(flow, head.limits) || flow.running >= bestRunning) continue;
+      best = i;
+      bestRunning = flow.running;
+    }
+    return best;
   }
 
   private flowOf(tenant: string): Flow {

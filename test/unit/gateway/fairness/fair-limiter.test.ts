@@ -71,3 +71,20 @@ describe('FairLimiter', () => {
     await assert.rejects(limiter.acquire('a', limits(1, 0)), RejectedError);
   });
 });
+
+describe('FairLimiter: least-served first', () => {
+  it('gives the next free seat to the tenant running the fewest requests, even if it queued last', async () => {
+    const limiter = new FairLimiter(3);
+    const l = limits(10, 10);
+    const held = [await limiter.acquire('noisy', l), await limiter.acquire('noisy', l), await limiter.acquire('noisy', l)];
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) void limiter.acquire('noisy', l).then(() => order.push('noisy'));
+    void limiter.acquire('quiet', l).then(() => order.push('quiet'));
+    held[0]?.();
+    await settled();
+    assert.deepEqual(order, ['quiet'], 'quiet (0 running) goes before noisy (2 running) though noisy queued first');
+    held[1]?.();
+    await settled();
+    assert.deepEqual(order, ['quiet', 'noisy']);
+  });
+});
