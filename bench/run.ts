@@ -26,9 +26,10 @@ import { gatewayPerfSuite } from './suites/gateway-perf.ts';
 import { gatewayOnboardingSuite } from './suites/gateway-onboarding.ts';
 import { propagationSuite } from './suites/propagation.ts';
 import { fairnessSuite } from './suites/fairness.ts';
+import { loadSuite } from './suites/load.ts';
 import { recoverySuite } from './suites/recovery.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({
