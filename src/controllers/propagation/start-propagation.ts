@@ -6,7 +6,8 @@
 import type { Upstream } from '../../kube/upstream.ts';
 import { createEventRecorder } from '../runtime/event-recorder.ts';
 import { createWorkQueue } from '../runtime/work-queue.ts';
-import { startWorkers } from '../runtime/workers.ts';
+import { startWorkers, type ReconcileResult } from '../runtime/workers.ts';
+import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { EngineContext, EngineSettings } from './engine-context.ts';
 import { bindingByUid, startEngineInformers } from './engine-informers.ts';
 import { parseKey, tenantOfKey } from './engine-keys.ts';
@@ -20,7 +21,9 @@ export interface PropagationOptions {
   upstream: Upstream;
   connect: ConnectMember;
   log: (line: string) => void;
-  workers?: number;
+  /** Workers for the detector/scheduler and, separately, for the executor (default 16 and 48): a burst of
+   * binding work (member applies) must not starve scheduling, and the executor mostly waits on members. */
+  workers?: { templates?: number; bindings?: number };
   settings?: Partial<EngineSettings>;
   now?: () => Date;
   /** Each reconcile's duration and outcome (metrics). */
@@ -41,7 +44,11 @@ export interface RunningPropagation {
 }
 
 export function startPropagation(options: PropagationOptions): RunningPropagation {
-  const queue = createWorkQueue({ shardOf: tenantOfKey, backoff: { initialMs: 500, maxMs: 30_000 } });
+  // Two queues, each sharded by tenant: templates (detector, scheduler) and bindings (executor).
+  const queueOptions = { shardOf: tenantOfKey, backoff: { initialMs: 500, maxMs: 30_000 } };
+  const templateQueue = createWorkQueue(queueOptions);
+  const bindingQueue = createWorkQueue(queueOptions);
+  const queue = routedQueue(templateQueue, bindingQueue);
   const informers = startEngineInformers(options.upstream, (event) => {
     for (const key of keysForChange(informers, event)) queue.add(key);
   }, options.log);
@@ -64,29 +71,30 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     now: options.now ?? (() => new Date()),
     log: options.log,
   };
-  let workers: { stop(): void } | undefined;
+  let workers: Array<{ stop(): void }> = [];
   let stopped = false;
   const ready = informers.synced().then(() => {
     if (stopped) return;
     // Everything seen during the initial lists was queued; workers start on a whole view.
-    workers = startWorkers({
-      name: 'propagation', queue, count: options.workers ?? 16, log: options.log,
-      reconcile: async (key) => {
-        const parsed = parseKey(key);
-        if (!parsed) return;
-        const started = performance.now();
-        let ok = false;
-        try {
-          const result = parsed.type === 'template'
-            ? await reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
-            : await reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
-          ok = true;
-          return result;
-        } finally {
-          options.observe?.(parsed.type, (performance.now() - started) / 1000, ok);
-        }
-      },
-    });
+    const reconcile = async (key: string): Promise<ReconcileResult | void> => {
+      const parsed = parseKey(key);
+      if (!parsed) return;
+      const started = performance.now();
+      let ok = false;
+      try {
+        const result = parsed.type === 'template'
+          ? await reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
+          : await reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
+        ok = true;
+        return result;
+      } finally {
+        options.observe?.(parsed.type, (performance.now() - started) / 1000, ok);
+      }
+    };
+    workers = [
+      startWorkers({ name: 'propagation-detector', queue: templateQueue, count: options.workers?.templates ?? 16, log: options.log, reconcile }),
+      startWorkers({ name: 'propagation-executor', queue: bindingQueue, count: options.workers?.bindings ?? 48, log: options.log, reconcile }),
+    ];
   });
   ready.catch(() => undefined);
   return {
@@ -104,10 +112,25 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     purgeTenant: (id) => purgeTenantFromMembers(informers, members, id, options.log),
     stop() {
       stopped = true;
-      workers?.stop();
+      for (const w of workers) w.stop();
       queue.shutDown();
       informers.stop();
       members.stop();
     },
+  };
+}
+
+/** One queue to the rest of the engine; keys go to the template or binding queue by their type. */
+function routedQueue(templates: WorkQueue, bindings: WorkQueue): WorkQueue {
+  const pick = (key: string): WorkQueue => (key.includes('|T|') ? templates : bindings);
+  return {
+    add: (key) => pick(key).add(key),
+    addAfter: (key, ms) => pick(key).addAfter(key, ms),
+    addRateLimited: (key) => pick(key).addRateLimited(key),
+    forget: (key) => pick(key).forget(key),
+    get: () => Promise.reject(new Error('routed queue: take keys from the template or binding queue')),
+    done: (key) => pick(key).done(key),
+    length: () => templates.length() + bindings.length(),
+    shutDown: () => { templates.shutDown(); bindings.shutDown(); },
   };
 }

@@ -11,7 +11,7 @@ import { CONDITION_APPLIED } from '../../core/propagation/karmada-types.ts';
 import { buildWork, manifestFor, memberManifest, pruneTemplate } from '../../core/propagation/binding/build-work.ts';
 import { aggregatedStatusOf, fullyAppliedCondition, type ClusterOutcome } from '../../core/propagation/binding/binding-status.ts';
 import { clusterOfExecutionNamespace, executionNamespace, workName } from '../../core/propagation/detector/index.ts';
-import { aggregateStatus, interpretHealth, reflectStatus } from '../../core/propagation/status/index.ts';
+import { aggregateStatus, interpretHealth } from '../../core/propagation/status/index.ts';
 import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
@@ -85,22 +85,31 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     }
     const space = executionNamespace(target.name);
     const wName = workName(resource.kind, binding.spec.resource.name, tenantNamespace);
-    const work = await writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
+    // The Work is written while the member is applied to, not before: the host and the member work at once.
+    const workWrite = writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
+    workWrite.catch(() => undefined); // awaited on every path below
     const observed = ctx.members.observed(target.name, resource, namespace, binding.spec.resource.name);
-    if (suspendedEverywhere || suspendedOn.has(target.name)) return outcome(observed.obj !== undefined, 'dispatching is suspended', observed.obj);
+    if (suspendedEverywhere || suspendedOn.has(target.name)) {
+      await workWrite;
+      return outcome(observed.obj !== undefined, 'dispatching is suspended', observed.obj);
+    }
     if (cluster.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False')) {
       // The Work says so too (kubectl get works shows APPLIED False): a member that cannot be reached is a failure the tenant should see there.
       const text = `cluster ${target.name} is not ready`;
-      await writeWorkApplied(ctx, work, false, 'AppliedFailed', text, observed.obj, resource);
+      await writeWorkApplied(ctx, await workWrite, false, 'AppliedFailed', text, observed.obj, resource);
       return outcome(false, text, observed.obj);
     }
     const member = await ctx.members.client(cluster);
-    if (!member) return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
+    if (!member) {
+      await workWrite;
+      return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
+    }
     await ctx.members.watch(cluster, resource);
     const memberObj = memberManifest(tctx, manifest, { labels: marks.labels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } });
     const applyKey = `${target.name}|${namespace}|${resource.kind}|${binding.spec.resource.name}`;
     const hash = createHash('sha1').update(JSON.stringify(memberObj)).digest('hex');
     let current = observed.obj;
+    let failure: string | undefined;
     if (lastApplied.get(applyKey) !== hash || !observed.synced || !observed.obj) {
       try {
         await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
@@ -109,10 +118,13 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
       } catch (err) {
         if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
         // The member speaks in upstream names; the tenant reads this, so the prefix goes.
-        const text = scrubText(tenantId, err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${message(err)}`);
-        await writeWorkApplied(ctx, work, false, 'AppliedFailed', text, undefined, resource);
-        return outcome(false, text, observed.obj);
+        failure = scrubText(tenantId, err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${message(err)}`);
       }
+    }
+    const work = await workWrite;
+    if (failure !== undefined) {
+      await writeWorkApplied(ctx, work, false, 'AppliedFailed', failure, undefined, resource);
+      return outcome(false, failure, observed.obj);
     }
     await writeWorkApplied(ctx, work, true, 'AppliedSuccessful', 'Manifest has been successfully applied', current, resource);
     return outcome(true, undefined, current);
@@ -169,7 +181,8 @@ async function writeWorkApplied(ctx: EngineContext, work: Work, applied: boolean
   const manifest = work.spec.workload.manifests[0];
   const manifestStatuses = memberObj && manifest ? [{
     identifier: { ordinal: 0, group: resource.group, version: resource.version, kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' },
-    ...(reflectStatus(memberObj) !== undefined ? { status: reflectStatus(memberObj) as Record<string, unknown> } : {}),
+    // Health only: the reflected status lives in the binding's aggregatedStatus, and carrying it here too
+    // would rewrite every Work on every member status change (one more host write per cluster per change).
     health: interpretHealth(memberObj),
   }] : [];
   await writeWorkStatus(ctx, work, conditions, manifestStatuses);
