@@ -44,6 +44,16 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
+/** metav1.Condition: one entry of a status' conditions. */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
 export interface ListMeta {
   resourceVersion?: string;
   continue?: string;

@@ -1,14 +1,9 @@
 // Status conditions as metav1.Condition: lastTransitionTime moves only when the
 // status flips, so a reconcile that finds nothing new writes nothing new (and
 // does not wake itself up again through its own watch).
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+import type { Condition } from '../../core/types.ts';
+
+export type { Condition };
 
 export interface ConditionInput {
   type: string;

@@ -5,7 +5,7 @@
 //   policy.karmada.io/v1alpha1   (Cluster)PropagationPolicy, (Cluster)OverridePolicy
 //   work.karmada.io/v1alpha2     (Cluster)ResourceBinding
 //   work.karmada.io/v1alpha1     Work
-import type { KubeObject } from '../types.ts';
+import type { Condition, KubeObject } from '../types.ts';
 import type { LabelSelectorObject } from '../selectors/index.ts';
 
 // ---------------------------------------------------------------- Cluster
@@ -19,14 +19,7 @@ export interface Taint {
   timeAdded?: string;
 }
 
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+export type { Condition } from '../types.ts';
 
 /** Quantities by resource name ("cpu": "4", "memory": "8Gi", "pods": "110"). */
 export type ResourceList = Record<string, string>;

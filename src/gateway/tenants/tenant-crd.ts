@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { KubeObject } from '../../core/types.ts';
+import type { Condition, KubeObject } from '../../core/types.ts';
 
 export const TENANT_GROUP = 'tenancy.warren.dev';
 export const TENANT_VERSION = 'v1alpha1';
@@ -40,14 +40,8 @@ export interface TenantSpec {
   defaultPlacement?: Record<string, unknown>;
 }
 
-export interface TenantCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+/** Tenant status conditions are plain metav1.Conditions. */
+export type TenantCondition = Condition;
 
 export interface TenantStatus {
   id?: string;
