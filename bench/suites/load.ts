@@ -28,7 +28,7 @@ interface Step {
 async function stepThrough(env: Parameters<Suite['run']>[0], tenants: LoadTenant[], label: string, peak: () => void): Promise<Step[]> {
   const steps: Step[] = [];
   for (const clients of STEPS) {
-    const r = await runLoadScenario({ tenants, clients, durationMs: STEP_MS, namespace: `load-${String(clients)}`, sample: peak });
+    const r = await runLoadScenario({ tenants, clients, durationMs: STEP_MS, namespace: `load-${label}-${String(clients)}`, sample: peak });
     const all = [...r.latencies.values()].flat();
     const step = { clients, perSecond: r.requests / (r.elapsedMs / 1000), p99: percentile(all, 99), codes: [...r.codes].sort().map(([c, n]) => `${c}: ${String(n)}`).join(', ') };
     env.log(`load (${label}): ${String(clients)} clients, ${step.perSecond.toFixed(0)} req/s, p99 ${step.p99.toFixed(1)} ms (${step.codes})`);
