@@ -94,6 +94,18 @@ export interface StaticClusterWeight {
   weight: number;
 }
 
+/**
+ * Warren's own, beyond Karmada (Karmada has no per-cluster replica bounds; its open
+ * proposal, karmada-io/karmada#6520, is for a minimum only): the replicas every cluster
+ * matching targetCluster may hold. Several entries matching one cluster combine to the
+ * tightest bounds. See scheduler/replica-limits.ts for the semantics.
+ */
+export interface ClusterReplicaLimit {
+  targetCluster: ClusterAffinity;
+  minReplicas?: number;
+  maxReplicas?: number;
+}
+
 export interface ReplicaSchedulingStrategy {
   replicaSchedulingType?: 'Duplicated' | 'Divided';
   replicaDivisionPreference?: 'Aggregated' | 'Weighted';
@@ -101,6 +113,8 @@ export interface ReplicaSchedulingStrategy {
     staticWeightList?: StaticClusterWeight[];
     dynamicWeight?: 'AvailableReplicas';
   };
+  /** Warren's own: per-cluster minimum and maximum replicas. */
+  clusterReplicaLimits?: ClusterReplicaLimit[];
 }
 
 export interface Placement {
@@ -234,6 +248,11 @@ export interface ResourceBindingSpec {
   gracefulEvictionTasks?: GracefulEvictionTask[];
   /** Bindings that pulled this one in as a dependency (propagateDeps). */
   requiredBy?: Array<{ namespace?: string; name: string; clusters?: TargetCluster[] }>;
+  /**
+   * Karmada ≥ 1.12 (set by WorkloadRebalancer, or by hand): when later than
+   * status.lastScheduledTime, the binding is rescheduled Fresh.
+   */
+  rescheduleTriggeredAt?: string;
 }
 
 export interface GracefulEvictionTask {

@@ -16,6 +16,10 @@ export interface Party {
   votes: number;
   /** Replicas the cluster held before (tie-break 1 only). */
   previous?: number;
+  /** Seats the party starts with (per-cluster minReplicas); the caller keeps their sum within `seats`. */
+  min?: number;
+  /** Seats the party never exceeds (per-cluster maxReplicas). */
+  max?: number;
 }
 
 function outranks(a: Party, aSeats: number, b: Party, bSeats: number): boolean {
@@ -36,15 +40,24 @@ function outranks(a: Party, aSeats: number, b: Party, bSeats: number): boolean {
 /**
  * Hands out `seats` among `parties`; returns seats per party name. A linear scan per seat
  * is plenty for member-cluster counts and keeps the order rule in one readable place.
+ * Bounds: each party starts at its min and stops at its max, i.e. Webster's divisor method
+ * with bounds (the sequential form reaches the same result). A zero-vote party gets only
+ * its min while any party has votes. When every party that may still win is at its max,
+ * fewer than `seats` are handed out: the caller checks the sum.
  */
 export function allocateWebsterSeats(seats: number, parties: readonly Party[]): Map<string, number> {
-  const result = new Map<string, number>(parties.map((p) => [p.name, 0]));
+  const result = new Map<string, number>(parties.map((p) => [p.name, p.min ?? 0]));
   if (parties.length === 0) return result;
-  for (let s = 0; s < seats; s++) {
-    let best = parties[0] as Party;
+  const anyVotes = parties.some((p) => p.votes > 0);
+  const open = (p: Party): boolean => (p.max === undefined || (result.get(p.name) ?? 0) < p.max) && (p.votes > 0 || !anyVotes);
+  const started = [...result.values()].reduce((s, n) => s + n, 0);
+  for (let s = started; s < seats; s++) {
+    let best: Party | undefined;
     for (const p of parties) {
-      if (p !== best && outranks(p, result.get(p.name) ?? 0, best, result.get(best.name) ?? 0)) best = p;
+      if (!open(p)) continue;
+      if (!best || outranks(p, result.get(p.name) ?? 0, best, result.get(best.name) ?? 0)) best = p;
     }
+    if (!best) break;
     result.set(best.name, (result.get(best.name) ?? 0) + 1);
   }
   return result;

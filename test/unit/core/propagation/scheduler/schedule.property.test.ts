@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Cluster, Placement, TargetCluster } from '../../../../../src/core/propagation/karmada-types.ts';
+import type { Cluster, ClusterAffinity, ClusterReplicaLimit, Placement, TargetCluster } from '../../../../../src/core/propagation/karmada-types.ts';
+import { buildReplicaLimits } from '../../../../../src/core/propagation/scheduler/replica-limits.ts';
 import { schedule } from '../../../../../src/core/propagation/scheduler/schedule.ts';
 import { filterReason } from '../../../../../src/core/propagation/scheduler/filter.ts';
 import type { ScheduleInput } from '../../../../../src/core/propagation/scheduler/types.ts';
@@ -111,5 +112,70 @@ test('property: Steady scale-up never takes replicas from a cluster that keeps b
       const after = second.clusters.find((c) => c.name === before.name);
       if (after) assert.ok((after.replicas ?? 0) >= (before.replicas ?? 0), `${before.name}`);
     }
+  }), { numRuns: 300 });
+});
+
+// ---- clusterReplicaLimits (Warren's per-cluster min/max replicas)
+
+const limitArb: fc.Arbitrary<ClusterReplicaLimit> = fc.record({
+  target: fc.constantFrom<ClusterAffinity>({ clusterNames: ['m0'] }, { clusterNames: ['m1', 'm2'] }, { labelSelector: { matchLabels: { env: 'prod' } } }, {}),
+  min: fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+  max: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+}).filter((l) => l.min === undefined || l.max === undefined || l.min <= l.max)
+  .map(({ target, min, max }) => ({ targetCluster: target, ...(min !== undefined ? { minReplicas: min } : {}), ...(max !== undefined ? { maxReplicas: max } : {}) }));
+
+const limitedArb: fc.Arbitrary<ScheduleInput> = fc.tuple(inputArb, fc.array(limitArb, { minLength: 1, maxLength: 3 })).map(([input, limits]) => ({
+  ...input, placement: { ...input.placement, replicaScheduling: { ...input.placement.replicaScheduling, clusterReplicaLimits: limits } },
+}));
+
+function boundsOf(input: ScheduleInput): Map<string, { min: number; max?: number }> {
+  const built = buildReplicaLimits(input.clusters, input.placement.replicaScheduling?.clusterReplicaLimits);
+  return built.ok ? built.value : new Map();
+}
+
+test('property: with clusterReplicaLimits, every cluster is within its bounds and Divided sums to replicas', () => {
+  const seen = { divided: 0, duplicated: 0, capped: 0 };
+  fc.assert(fc.property(limitedArb, (input) => {
+    const r = schedule(input);
+    if (!r.ok || input.replicas === 0) return;
+    const bounds = boundsOf(input);
+    for (const c of r.clusters) {
+      const b = bounds.get(c.name);
+      if (!b) continue;
+      assert.ok((c.replicas ?? 0) >= b.min, `${c.name} ${c.replicas} >= min ${b.min}`);
+      if (b.max !== undefined) {
+        assert.ok((c.replicas ?? 0) <= b.max, `${c.name} ${c.replicas} <= max ${b.max}`);
+        if (b.max < input.replicas) seen.capped++;
+      }
+    }
+    if (isDivided(input.placement)) {
+      seen.divided++;
+      assert.equal(r.clusters.reduce((s, c) => s + (c.replicas ?? 0), 0), input.replicas);
+    } else {
+      seen.duplicated++;
+    }
+  }), { numRuns: 500 });
+  assert.ok(seen.divided >= 20 && seen.duplicated >= 20 && seen.capped >= 20, JSON.stringify(seen));
+});
+
+test('property: mins that fit in the replicas (no maxes) never make a schedulable input fail', () => {
+  let checked = 0;
+  fc.assert(fc.property(limitedArb, (input) => {
+    const limits = (input.placement.replicaScheduling?.clusterReplicaLimits ?? []).map(({ maxReplicas: _max, ...rest }) => rest);
+    const mins = limits.reduce((s, l) => s + (l.minReplicas ?? 0), 0) * input.clusters.length;
+    if (mins > input.replicas) return;
+    const plain = schedule({ ...input, placement: { ...input.placement, replicaScheduling: { ...input.placement.replicaScheduling, clusterReplicaLimits: [] } } });
+    if (!plain.ok) return;
+    checked++;
+    const r = schedule({ ...input, placement: { ...input.placement, replicaScheduling: { ...input.placement.replicaScheduling, clusterReplicaLimits: limits } } });
+    assert.ok(r.ok, r.ok ? '' : `${r.reason}: ${r.message}`);
+  }), { numRuns: 500 });
+  assert.ok(checked >= 30, `checked ${checked}`);
+});
+
+test('property: without limits the result is what it was (empty clusterReplicaLimits changes nothing)', () => {
+  fc.assert(fc.property(inputArb, (input) => {
+    const limited = { ...input, placement: { ...input.placement, replicaScheduling: { ...input.placement.replicaScheduling, clusterReplicaLimits: [] } } };
+    assert.deepEqual(schedule(limited), schedule(input));
   }), { numRuns: 300 });
 });
