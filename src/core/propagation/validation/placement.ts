@@ -95,5 +95,31 @@ function replicaSchedulingCauses(value: unknown, path: string): StatusCause[] {
     }
     causes.push(...clusterAffinityCauses(entry.targetCluster, `${at}.targetCluster`));
   });
+  causes.push(...replicaLimitCauses(rs.clusterReplicaLimits, `${path}.clusterReplicaLimits`));
+  return causes;
+}
+
+// Warren's own clusterReplicaLimits: a targetCluster, whole numbers >= 0, min <= max.
+// Whether the mins fit the replicas depends on the workload, so the scheduler checks that.
+function replicaLimitCauses(value: unknown, path: string): StatusCause[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return [invalid(path, value, `${path} in body must be of type array`)];
+  const causes: StatusCause[] = [];
+  value.forEach((l, i) => {
+    const at = `${path}[${i}]`;
+    const entry = rec(l);
+    if (entry.targetCluster === undefined) causes.push(required(`${at}.targetCluster`));
+    causes.push(...clusterAffinityCauses(entry.targetCluster, `${at}.targetCluster`));
+    for (const key of ['minReplicas', 'maxReplicas']) {
+      const n = entry[key];
+      if (n === undefined || n === null) continue;
+      if (typeof n !== 'number' || !Number.isInteger(n)) causes.push(invalid(`${at}.${key}`, n, `${at}.${key} in body must be of type integer`));
+      else if (n < 0) causes.push(invalid(`${at}.${key}`, n, `${at}.${key} in body should be greater than or equal to 0`));
+    }
+    const { minReplicas: min, maxReplicas: max } = entry;
+    if (typeof min === 'number' && typeof max === 'number' && min > max) {
+      causes.push(invalid(at, entry, 'minReplicas must not be greater than maxReplicas'));
+    }
+  });
   return causes;
 }
