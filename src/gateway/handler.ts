@@ -50,9 +50,11 @@ import { isPortalPath } from './portal/portal-routes.ts';
 import type { Fairness, Seat } from './fairness/fairness-filter.ts';
 import type { InFlight } from './fairness/in-flight.ts';
 import { isLongRunning } from './fairness/long-running.ts';
-import type { RequestObserver } from './observability/request-observer.ts';
+import { tenantViewUri, type RequestObserver } from './observability/request-observer.ts';
 import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
 import { METRICS_PATH } from './observability/metrics-endpoint.ts';
+import type { HealthHandler } from './health/health-endpoint.ts';
+import { openRequestScope, runInRequestScope } from '../observability/log-context.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -71,7 +73,12 @@ export interface GatewayDeps {
   serveClusters?(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   version(): Promise<unknown>;
   jwks(): unknown;
+  /** /readyz 200 or 500, when no named checks (health) are given. */
   ready(): boolean;
+  /** /livez, /readyz, /healthz with named checks (health/gateway-health.ts); absent: ready() alone. */
+  health?: HealthHandler;
+  /** Server errors (5xx) with the request's Audit-ID; absent: not logged. */
+  log?: (line: string) => void;
   security: SecurityLog;
   /** Per-tenant seats and queues (fairness/); absent: no limits. */
   fairness?: Fairness;
@@ -90,14 +97,43 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
     // Draining: every answer closes its connection, so clients reconnect to another replica.
     if (deps.inFlight?.draining) res.setHeader('Connection', 'close');
     let tenantId: string | undefined;
-    handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => sendGatewayError(res, toApiError(err), tenantId));
+    let cause: unknown;
+    const run = (): Promise<void> => handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => {
+      cause = err;
+      sendGatewayError(res, toApiError(err), tenantId);
+    });
+    // Every log line written while serving the request carries its Audit-ID (set by the observer).
+    const auditID = res.getHeader('Audit-ID');
+    if (typeof auditID !== 'string') {
+      void run();
+      return;
+    }
+    const path = tenantViewUri(req.url ?? '/').split('?')[0];
+    const scope = openRequestScope(auditID);
+    res.once('close', () => {
+      scope.closed = true;
+      if (deps.log && res.headersSent && res.statusCode >= 500) logServerError(deps.log, { auditID, code: res.statusCode, method: req.method, path }, cause);
+    });
+    void runInRequestScope(scope, run);
   };
+}
+
+/**
+ * A 5xx, raised in the chain or by the proxy (upstream unreachable, timeout) or
+ * passed through from the upstream: the operator needs the cause the tenant's
+ * Status hides. Written at close, outside the request's scope: the id is explicit.
+ */
+function logServerError(log: (line: string) => void, request: { auditID: string; code: number; method: string | undefined; path: string | undefined }, cause: unknown): void {
+  log(JSON.stringify({
+    level: request.code === 503 ? 'warn' : 'error', event: 'request-failed', ...request,
+    ...(cause === undefined ? {} : { error: cause instanceof Error ? cause.message : String(cause) }),
+  }));
 }
 
 async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, noteTenant: (id: string) => void): Promise<void> {
   stripIdentityHeaders(req);
   const url = scopedUrl(req);
-  if (await servePublic(deps, req, res, url.pathname)) return;
+  if (await servePublic(deps, req, res, url)) return;
   if (deps.inFlight?.draining) throw new ApiError('ServiceUnavailable', 'the server is shutting down, please try again', { retryAfterSeconds: 1 });
   // Metrics name tenants: platform admins only, checked like the portal before tenant authentication.
   if (deps.metricsEndpoint && url.pathname === METRICS_PATH) {
@@ -239,7 +275,12 @@ async function translatingAsync<T>(req: IncomingMessage, step: () => Promise<T>)
   }
 }
 
-async function servePublic(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+async function servePublic(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  const path = url.pathname;
+  if (deps.health && HEALTH.test(path)) {
+    await deps.health(req, res, url);
+    return true;
+  }
   if (HEALTH.test(path)) {
     const ok = !path.startsWith('/readyz') || deps.ready();
     res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache, private' });
