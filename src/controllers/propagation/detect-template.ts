@@ -2,7 +2,8 @@
 // replicas go, written into its ResourceBinding (in the template's namespace,
 // named as Karmada names it, owned by the template so it goes with it).
 // Scheduling runs again only when something it depends on changed: the
-// placement, the replicas, a cluster that left the tenant's set, or a failover.
+// placement, the replicas, a cluster that left the tenant's set, or a failover;
+// and Fresh (not Steady) when spec.rescheduleTriggeredAt is past lastScheduledTime.
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, Placement, ResourceBinding, ResourceBindingSpec, TargetCluster } from '../../core/propagation/karmada-types.ts';
 import { CONDITION_SCHEDULED } from '../../core/propagation/karmada-types.ts';
@@ -11,6 +12,7 @@ import { claimOf, type Claim } from '../../core/propagation/binding/claim.ts';
 import { defaultTolerations, evictions } from '../../core/propagation/binding/failover.ts';
 import { allowedClusters } from '../../core/propagation/tenant-clusters.ts';
 import { schedule } from '../../core/propagation/scheduler/schedule.ts';
+import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.ts';
 import { replicasOf } from '../../core/propagation/workload/index.ts';
 import { toTenantNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
@@ -58,13 +60,15 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
     clusters: previous,
     ...(binding?.spec.gracefulEvictionTasks?.length ? { gracefulEvictionTasks: binding.spec.gracefulEvictionTasks } : {}),
     ...(binding?.spec.requiredBy?.length ? { requiredBy: binding.spec.requiredBy } : {}), // propagateDeps' (dependencies.ts)
+    ...(binding?.spec.rescheduleTriggeredAt ? { rescheduleTriggeredAt: binding.spec.rescheduleTriggeredAt } : {}), // set by the tenant or a rebalancer
   };
-  const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict);
+  const fresh = rescheduleRequired(binding?.spec.rescheduleTriggeredAt, binding?.status?.lastScheduledTime);
+  const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict) ?? (fresh ? 'reschedule triggered' : undefined);
   let outcome: { ok: true; affinityName?: string } | { ok: false; reason: string; message: string } = { ok: true };
   if (why) {
     const candidates = usable.filter((c) => !failover.evict.includes(c.metadata.name ?? ''));
     const result = schedule({
-      placement: claim.placement, replicas, clusters: candidates,
+      placement: claim.placement, replicas, clusters: candidates, mode: fresh ? 'Fresh' : 'Steady',
       previous: previous.filter((t) => !failover.evict.includes(t.name)),
       ...(replicaRequirements ? { replicaRequirements } : {}),
       ...(binding?.status?.schedulerObservingAffinityName ? { previousAffinityName: binding.status.schedulerObservingAffinityName } : {}),

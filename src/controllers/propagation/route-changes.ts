@@ -9,6 +9,7 @@ import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import { bindingByUid, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
 import { bindingKey, templateKey } from './engine-keys.ts';
+import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.ts';
 import { bindingsDependingOn, bindingsRequiring } from './dependencies.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { templateResourceOf } from './template-resources.ts';
@@ -32,6 +33,8 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       const keys = [keyOfBinding(binding)];
       // A binding removed while its template lives (deleted by hand) is made again.
       if (event.type === 'DELETED') keys.push(...templateOfBinding(binding), ...bindingsRequiring(informers, binding).map(keyOfBinding));
+      // spec.rescheduleTriggeredAt set (WorkloadRebalancer, or by hand): the detector reschedules Fresh.
+      else if (rescheduleRequired(binding.spec.rescheduleTriggeredAt, binding.status?.lastScheduledTime)) keys.push(...templateOfBinding(binding));
       return keys;
     }
     case 'work': {
