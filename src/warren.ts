@@ -12,6 +12,7 @@ import { startPropagation } from './controllers/propagation/start-propagation.ts
 import type { EngineSettings } from './controllers/propagation/engine-context.ts';
 import { memberUpstream } from './kube/member-upstream.ts';
 import { startLeaderElection, type LeaderElectionOptions, type LeaderElector } from './kube/leader-election.ts';
+import { namedCheck } from './gateway/health/health-check.ts';
 
 export interface WarrenOptions {
   upstream: Upstream;
@@ -21,7 +22,7 @@ export interface WarrenOptions {
   externalUrl?: string | undefined;
   /** Upstream audit attribution (self-impersonation with tenant extras); off by default. */
   auditAttribution?: { upstreamUser: string };
-  /** More that must hold before the gateway's /readyz answers 200. */
+  /** More that must hold before the gateway's /readyz answers 200: the named check "tenants-applied" (`warren up` applying tenants/). */
   readiness?: () => boolean;
   log: (line: string) => void;
   /** How often member clusters' /readyz is probed (default 10 s). */
@@ -50,26 +51,34 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
   await ensureCrds(options.upstream, readCrdFiles(CRDS_DIR));
   // One registry for the process: the gateway's metrics and the controllers' (queue depth, member health).
   const metrics = createMetricsRegistry();
+  // A replica that leads must have its controllers' informers synced before it says ready;
+  // a standby runs none, so it has nothing to wait for.
+  let controllersSynced = false;
+  let running: RunningControllers | undefined;
+  const { readiness } = options;
   const gateway = await startGateway({
     upstream: options.upstream, host: options.host, port: options.port, log: options.log, metrics,
     ...options.gateway,
-    ...(options.readiness ? { readiness: options.readiness } : {}),
+    readinessChecks: [
+      namedCheck('controllers-synced', () => (running && !controllersSynced ? 'controllers not synced' : undefined)),
+      ...(readiness ? [namedCheck('tenants-applied', () => (readiness() ? undefined : 'tenants not applied yet'))] : []),
+    ],
     ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
   });
   const controllers = (): RunningControllers => startControllers(options, gateway, metrics);
-  let running: RunningControllers | undefined;
   let elector: LeaderElector | undefined;
   if (options.leaderElection) {
     // Every replica serves tenants; only the leader runs the controllers, so two
     // replicas never reconcile the same Tenant or apply the same Work at once.
     elector = startLeaderElection({
       upstream: options.upstream, log: options.log, ...options.leaderElection,
-      onStartedLeading: async () => { running = controllers(); await running.synced(); },
-      onStoppedLeading: () => { running?.stop(); running = undefined; },
+      onStartedLeading: async () => { controllersSynced = false; running = controllers(); await running.synced(); controllersSynced = true; },
+      onStoppedLeading: () => { running?.stop(); running = undefined; controllersSynced = false; },
     });
   } else {
     running = controllers();
     await running.synced();
+    controllersSynced = true;
   }
   return {
     gateway,

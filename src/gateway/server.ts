@@ -40,6 +40,8 @@ import { createGatewayObservability, type TenantMetricsOptions } from './observa
 import { createMetricsEndpoint } from './observability/metrics-endpoint.ts';
 import type { MetricsRegistry } from '../observability/metrics-registry.ts';
 import { platformAdminOf } from './portal/platform-admin.ts';
+import { createGatewayHealth } from './health/gateway-health.ts';
+import { namedCheck, type HealthCheck } from './health/health-check.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -55,8 +57,10 @@ export interface GatewayOptions {
   auditAttribution?: AuditAttribution;
   /** How long upstream may take to answer a request's head (default 60 s); 504 after that. */
   upstreamTimeoutMs?: number;
-  /** More that must hold before /readyz answers 200 (e.g. `warren up` waiting for its tenants). */
+  /** More that must hold before /readyz answers 200, as the named check "readiness". */
   readiness?: () => boolean;
+  /** More named /readyz checks (controllers-synced, tenants-applied, ...): health/gateway-health.ts. */
+  readinessChecks?: HealthCheck[];
   log?: (line: string) => void;
   /** Per-tenant seats and queues (defaults: fairness-config.ts). */
   fairness?: FairnessConfig;
@@ -103,7 +107,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const directory = options.tenants ?? startTenantDirectory(upstream, { log });
   const rbac = startUpstreamRbacSource(upstream, log);
-  await Promise.all([directory.synced(), rbac.synced()]);
+  const informersSynced = Promise.all([directory.synced(), rbac.synced()]);
+  await informersSynced;
   const inFlight = createInFlight();
   let queued = (): number => 0;
   const observability = createGatewayObservability({
@@ -127,6 +132,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const fromCache = createCacheServer(cache);
   const proxy = createProxy(upstream, options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {});
   let ready = false;
+  const health = createGatewayHealth({
+    upstream,
+    serving: () => ready,
+    informersSynced,
+    tenantCa: () => secrets.tenantCa,
+    readinessChecks: [
+      ...(options.readiness ? [namedCheck('readiness', () => (options.readiness?.() ? undefined : 'not ready'))] : []),
+      ...(options.readinessChecks ?? []),
+    ],
+    log,
+  });
   let versionCache: unknown;
   const authenticate = createAuthenticator({ tenants: directory, tokens });
   const deps = {
@@ -143,6 +159,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
     ready: () => ready && (options.readiness?.() ?? true),
+    health: health.serve,
+    log,
     security,
     fairness,
     inFlight,
@@ -193,6 +211,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         for (const socket of tunnels) socket.destroy();
         await closed;
         await observability.stop();
+        health.stop();
         proxy.close();
         cache.stop();
         rbac.stop();
