@@ -1,0 +1,138 @@
+// Per-cluster replica limits (placement.replicaScheduling.clusterReplicaLimits, Warren's
+// own) and the Fresh reschedule Karmada triggers with spec.rescheduleTriggeredAt, through
+// the gateway with real kubectl as tenant acme, checked on the embedded members themselves.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startUp, type RunningUp } from '../../src/up/start-up.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import type { Upstream } from '../../src/kube/upstream.ts';
+import type { KubeList, KubeObject } from '../../src/core/types.ts';
+import type { ResourceBinding } from '../../src/core/propagation/karmada-types.ts';
+import { kubectl } from '../helpers/kubectl.ts';
+import { eventually } from '../helpers/poll.ts';
+import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+
+const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, labels: { app: web } }
+spec:
+  replicas: 6
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec: { containers: [{ name: web, image: nginx }] }
+`;
+const policy = (replicaScheduling: string): string => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: web-limits }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: web }]
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+    replicaScheduling: ${replicaScheduling}
+`;
+const STATIC_MAX2 = `{ replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: { staticWeightList: [
+      { targetCluster: { clusterNames: [member1] }, weight: 1 }, { targetCluster: { clusterNames: [member2] }, weight: 1 }] },
+      clusterReplicaLimits: [{ targetCluster: { clusterNames: [member1] }, maxReplicas: 2 }] }`;
+const DYNAMIC = `{ replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: { dynamicWeight: AvailableReplicas } }`;
+
+describe('per-cluster replica limits and Fresh rescheduling', { timeout: 150_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'warren-limits-e2e-'));
+  let up: RunningUp;
+  const members: Record<string, Upstream> = {};
+
+  const run = (...args: string[]) => kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'acme.kubeconfig') });
+  const acme = async (...args: string[]): Promise<string> => {
+    const r = await run(...args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const applyText = async (name: string, text: string): Promise<void> => {
+    const file = join(root, `${name}.yaml`);
+    writeFileSync(file, text);
+    await acme('apply', '-f', file);
+  };
+  const binding = async (): Promise<ResourceBinding> => JSON.parse(await acme('get', 'resourcebinding', 'web-deployment', '-o', 'json')) as ResourceBinding;
+  /** Replicas of web per member, as the members themselves have them. */
+  async function spread(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const [name, m] of Object.entries(members)) {
+      const res = await m.request<KubeList>('GET', '/apis/apps/v1/deployments');
+      const d = res.body.items.find((i: KubeObject) => i.metadata.name === 'web');
+      if (d) out[name] = (d.spec as { replicas: number }).replicas;
+    }
+    return out;
+  }
+  const spreadIs = (want: Record<string, number>) => eventually(async () => {
+    const got = await spread();
+    return JSON.stringify(got) === JSON.stringify(want) ? got : undefined;
+  }, `members hold ${JSON.stringify(want)}`);
+
+  before(async () => {
+    up = await startUp({
+      dataDir: root, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
+      log: () => undefined, progress: () => undefined,
+    });
+    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
+  });
+  after(async () => {
+    for (const m of Object.values(members)) m.close();
+    await up?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('refuses limits with min above max (422 from the policy validators)', async () => {
+    const file = join(root, 'bad.yaml');
+    writeFileSync(file, policy(`{ replicaSchedulingType: Divided, clusterReplicaLimits: [{ targetCluster: {}, minReplicas: 3, maxReplicas: 2 }] }`));
+    const r = await run('apply', '-f', file);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /is invalid: .*clusterReplicaLimits\[0\].*minReplicas must not be greater than maxReplicas/s);
+  });
+
+  it('static 1:1 with maxReplicas 2 on member1 puts 2 on member1 and 4 on member2', async () => {
+    await applyText('deployment', deployment);
+    await applyText('policy', policy(STATIC_MAX2));
+    await spreadIs({ member1: 2, member2: 4 });
+    const b = await binding();
+    assert.deepEqual(b.spec.clusters, [{ name: 'member1', replicas: 2 }, { name: 'member2', replicas: 4 }]);
+  });
+
+  it('Steady keeps 2/4 after the limit is dropped; rescheduleTriggeredAt re-divides Fresh to 3/3', async () => {
+    await applyText('policy', policy(DYNAMIC));
+    // The detector rescheduled (Steady) once the binding carries the new placement and is Scheduled.
+    const steady = await eventually(async () => {
+      const b = await binding();
+      const scheduled = b.status?.conditions?.find((c) => c.type === 'Scheduled');
+      return b.spec.placement?.replicaScheduling?.weightPreference?.dynamicWeight === 'AvailableReplicas'
+        && scheduled?.status === 'True' && b.status?.schedulerObservedGeneration === b.metadata.generation ? b : undefined;
+    }, 'the binding rescheduled with the dynamic placement');
+    assert.deepEqual(steady.spec.clusters, [{ name: 'member1', replicas: 2 }, { name: 'member2', replicas: 4 }], 'Steady keeps what fits');
+    assert.deepEqual(await spread(), { member1: 2, member2: 4 });
+
+    // A trigger later than lastScheduledTime, at whole seconds.
+    const last = Date.parse(steady.status?.lastScheduledTime ?? '');
+    assert.ok(!Number.isNaN(last), 'lastScheduledTime is set');
+    const trigger = new Date(Math.max(Date.now(), last + 1000)).toISOString().replace(/\.\d+Z$/, 'Z');
+    await acme('patch', 'resourcebinding', 'web-deployment', '--type', 'merge', '-p', JSON.stringify({ spec: { rescheduleTriggeredAt: trigger } }));
+    await spreadIs({ member1: 3, member2: 3 });
+    const fresh = await binding();
+    assert.equal(fresh.spec.rescheduleTriggeredAt, trigger, 'the detector keeps the trigger');
+    assert.ok(Date.parse(fresh.status?.lastScheduledTime ?? '') >= Date.parse(trigger), 'lastScheduledTime caught up, so no further reschedule');
+  });
+
+  it('mins that exceed the replicas leave the members as they are and say why (Scheduled False, Unschedulable)', async () => {
+    await applyText('policy', policy(`{ replicaSchedulingType: Divided, clusterReplicaLimits: [{ targetCluster: {}, minReplicas: 4 }] }`));
+    const failed = await eventually(async () => {
+      const c = (await binding()).status?.conditions?.find((x) => x.type === 'Scheduled');
+      return c?.status === 'False' ? c : undefined;
+    }, 'Scheduled False');
+    assert.equal(failed.reason, 'Unschedulable');
+    assert.match(failed.message ?? '', /minReplicas of the selected clusters sum to 8, more than the 6 replicas/);
+    assert.deepEqual(await spread(), { member1: 3, member2: 3 });
+  });
+});
