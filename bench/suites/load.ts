@@ -13,7 +13,7 @@ import { renderGatewayText, type GatewayRow } from './gateway-report.ts';
 import { flood } from './fairness.ts';
 import { runLoadScenario, type LoadTenant } from '../../test/load/load-scenario.ts';
 
-const STEPS = [10, 25, 50, 100, 200];
+const STEPS = [2, 5, 10, 25, 50, 100, 200];
 const STEP_MS = 8_000;
 const TENANTS = 5;
 const P99_GOAL_MS = 100;
