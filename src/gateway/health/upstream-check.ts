@@ -24,7 +24,6 @@ export function createUpstreamCheck(upstream: Pick<Upstream, 'request'>, options
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => resolve(`upstream did not answer within ${timeoutMs} ms`), timeoutMs);
-      timer.unref();
     });
     const asked = upstream.request('GET', '/readyz').then(
       (res) => (res.status === 200 ? undefined : `upstream /readyz answered ${res.status}`),
