@@ -27,6 +27,12 @@ export interface InformerOptions<T extends KubeObject> {
   fieldSelector?: string;
   pageSize?: number; // default 500
   onEvent?: (type: InformerEventType, obj: T, old: T | undefined) => void;
+  /**
+   * Objects the consumer wants kept (client-go's transform, as a filter): the rest are never
+   * stored nor reported, so an informer narrowed by what a selector cannot say costs only what
+   * it keeps. An object that stops passing is reported DELETED.
+   */
+  keep?: (obj: T) => boolean;
   log?: (line: string) => void;
   /** The upstream watch broke (cut, expired, failed, or cannot be re-opened); called again for each failed retry. */
   onWatchLost?: (reason: 'cut' | 'expired' | 'failed') => void;
@@ -115,6 +121,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         // Items of a list carry no apiVersion/kind on the wire; consumers expect whole objects.
         item.apiVersion ??= res.body.apiVersion;
         item.kind ??= itemKind;
+        if (options.keep && !options.keep(item)) continue;
         fresh.set(objectKey(item), item);
       }
       cont = res.body.metadata.continue ?? '';
@@ -150,6 +157,10 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     if (event.type === 'DELETED') {
       const old = store.delete(key);
       emit('DELETED', obj, old);
+    } else if (options.keep && !options.keep(obj)) {
+      // No longer wanted: gone as far as the consumer is concerned.
+      const old = store.delete(key);
+      if (old) emit('DELETED', obj, old);
     } else {
       const old = store.set(key, obj);
       emit(old ? 'MODIFIED' : 'ADDED', obj, old);

@@ -45,13 +45,24 @@ const tenantIndex = (obj: KubeObject): string[] => {
   return id ? [id] : [];
 };
 
+/**
+ * Only objects in one of their tenant's namespaces: the tenant label alone also matches
+ * what Warren keeps about tenants elsewhere (their kubeconfig Secrets in warren-system),
+ * which the engine must neither hold in memory nor ever propagate.
+ */
+function inTenantSpace(obj: KubeObject): boolean {
+  const id = obj.metadata.labels?.[TENANT_LABEL];
+  const ns = obj.metadata.namespace;
+  return id !== undefined && (ns === undefined || ns.startsWith(`${id}-`));
+}
+
 export function startEngineInformers(upstream: Upstream, onChange: (event: ChangeEvent) => void, log: (line: string) => void): EngineInformers {
   const all: Informer<KubeObject>[] = [];
   function watch<T extends KubeObject>(kind: WatchedKind, listPath: string, tenantOwned: boolean, resource?: TemplateResource): Informer<T> {
     const informer = startInformer<T>({
       upstream,
       listPath,
-      ...(tenantOwned ? { labelSelector: TENANT_LABEL } : {}),
+      ...(tenantOwned ? { labelSelector: TENANT_LABEL, keep: inTenantSpace } : {}),
       log,
       onEvent: (type, obj, old) => onChange({ kind, type, obj, old, ...(resource ? { resource } : {}) }),
     });

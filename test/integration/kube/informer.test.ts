@@ -82,6 +82,31 @@ describe('informer against the embedded apiserver', () => {
     }
   });
 
+  it('keeps only what `keep` accepts: never stored nor reported, and DELETED once an object stops passing', async () => {
+    namespace('keep');
+    server.api.create(cms, 'keep', configMap('wanted', { keep: 'yes' }));
+    server.api.create(cms, 'keep', configMap('unwanted', { keep: 'no' }));
+    const upstream = createUpstream({ yaml: server.kubeconfig });
+    const seen: Seen[] = [];
+    const informer = startInformer<KubeObject>({
+      upstream, labelSelector, listPath: '/api/v1/namespaces/keep/configmaps',
+      keep: (o) => (o.data as Record<string, string> | undefined)?.keep === 'yes',
+      onEvent: (type, obj) => seen.push({ type, name: obj.metadata.name! }),
+    });
+    try {
+      await informer.synced();
+      assert.deepEqual([...informer.store.keys()], ['keep/wanted']);
+      server.api.create(cms, 'keep', configMap('late', { keep: 'no' }));
+      server.api.patch(cms, 'keep', 'wanted', 'merge', { data: { keep: 'no' } });
+      await eventually(async () => !informer.store.has('keep/wanted'), 'wanted dropped once it stops passing');
+      assert.deepEqual(seen.map((e) => `${e.type} ${e.name}`), ['ADDED wanted', 'DELETED wanted']);
+      assert.equal(informer.store.size, 0);
+    } finally {
+      informer.stop();
+      upstream.close();
+    }
+  });
+
   it('delivers live ADDED, MODIFIED and DELETED events with the old object, and keeps indexes current', async () => {
     namespace('live');
     const upstream = createUpstream({ yaml: server.kubeconfig });
