@@ -54,7 +54,6 @@ import { tenantViewUri, type RequestObserver } from './observability/request-obs
 import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
 import { METRICS_PATH } from './observability/metrics-endpoint.ts';
 import type { HealthHandler } from './health/health-endpoint.ts';
-import { openRequestScope, runInRequestScope } from '../observability/log-context.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -102,19 +101,18 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
       cause = err;
       sendGatewayError(res, toApiError(err), tenantId);
     });
-    // Every log line written while serving the request carries its Audit-ID (set by the observer).
+    // The lines about a request (a 5xx, a guard refusal) carry its Audit-ID (set by the observer)
+    // explicitly. Not through an AsyncLocalStorage scope: on Node 20 that turns on async hooks for
+    // every promise and cost ~0.7 ms per GET in the gateway bench (1.59 vs 0.82 ms p50).
     const auditID = res.getHeader('Audit-ID');
-    if (typeof auditID !== 'string') {
-      void run();
-      return;
+    if (typeof auditID === 'string' && deps.log) {
+      const log = deps.log;
+      const path = tenantViewUri(req.url ?? '/').split('?')[0];
+      res.once('close', () => {
+        if (res.headersSent && res.statusCode >= 500) logServerError(log, { auditID, code: res.statusCode, method: req.method, path }, cause);
+      });
     }
-    const path = tenantViewUri(req.url ?? '/').split('?')[0];
-    const scope = openRequestScope(auditID);
-    res.once('close', () => {
-      scope.closed = true;
-      if (deps.log && res.headersSent && res.statusCode >= 500) logServerError(deps.log, { auditID, code: res.statusCode, method: req.method, path }, cause);
-    });
-    void runInRequestScope(scope, run);
+    void run();
   };
 }
 
@@ -220,16 +218,16 @@ function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: URL, id
 }
 
 /** Step 10: the independent guard. A refusal is a translator bug, logged as a security event. */
-export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, request: { method: string; path: string; query: URLSearchParams; body?: unknown }): void {
+export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, request: { method: string; path: string; query: URLSearchParams; body?: unknown }, res?: ServerResponse): void {
   const refusal = guardUpstreamRequest(ctx.id, request);
   if (!refusal) return;
-  deps.security.guardRefusal({ tenant: ctx.id, user: ctx.user ?? '', method: request.method, path: request.path, reason: refusal.message });
+  deps.security.guardRefusal({ tenant: ctx.id, user: ctx.user ?? '', method: request.method, path: request.path, reason: refusal.message, ...(res ? auditIdOf(res) : {}) });
   throw new ApiError('Forbidden', `${info.resource} is forbidden: the request was refused by the isolation guard`);
 }
 
 async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
   const prepared = await translatingAsync(req, () => deps.forwarder.prepare(req, ctx, info, fwd));
-  guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody });
+  guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody }, res);
   if (await deps.serveClusters?.(req, res, ctx, info, fwd)) return;
   const tenant = deps.tenants.byId(ctx.id);
   if (tenant) await deps.checkQuota(tenant, info, fwd);
@@ -296,4 +294,9 @@ async function servePublic(deps: GatewayDeps, req: IncomingMessage, res: ServerR
     return true;
   }
   return false;
+}
+
+function auditIdOf(res: ServerResponse): { auditID?: string } {
+  const id = res.getHeader('Audit-ID');
+  return typeof id === 'string' ? { auditID: id } : {};
 }

@@ -7,6 +7,8 @@ export interface GuardRefusal {
   method: string;
   path: string;
   reason: string;
+  /** The request's Audit-ID, as in the audit log and the response header. */
+  auditID?: string;
 }
 
 export interface SecurityLog {
