@@ -98,6 +98,13 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
     assert.equal(status.readyReplicas, 2);
   });
 
+  it('undoes drift: a copy scaled by hand on a member is set back to its share', async () => {
+    const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
+    const res = await members.member2!.request('PATCH', path, { spec: { replicas: 5 } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(res.status, 200);
+    await eventually(async () => (await onMember('member2', 'nginx'))?.replicas === 1, 'member2 back to 1 replica');
+  });
+
   it('the other tenant sees no binding, no Work and no policy of acme', async () => {
     assert.equal((await globex('get', 'resourcebindings', '-A', '-o', 'name')).trim(), '');
     assert.equal((await globex('get', 'works', '-A', '-o', 'name')).trim(), '');

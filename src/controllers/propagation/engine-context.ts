@@ -6,6 +6,7 @@ import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import type { EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
+import type { AppliedRecord } from './applied-record.ts';
 
 export interface EngineSettings {
   /** Toleration of the not-ready/unreachable NoExecute taints when a policy names none (Karmada's webhook default: 300 s). */
@@ -21,6 +22,8 @@ export interface EngineContext {
   events: EventRecorder;
   queue: WorkQueue;
   settings: EngineSettings;
+  /** What was last applied where (per engine: a new leader starts afresh). */
+  applied: AppliedRecord;
   now(): Date;
   log(line: string): void;
 }

@@ -16,6 +16,7 @@ import { keyOfBinding, keysForChange } from './route-changes.ts';
 import { reconcileTemplate } from './detect-template.ts';
 import { reconcileBinding } from './sync-binding.ts';
 import { purgeTenantFromMembers } from './purge-tenant.ts';
+import { createAppliedRecord } from './applied-record.ts';
 
 export interface PropagationOptions {
   upstream: Upstream;
@@ -67,6 +68,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     members,
     events: createEventRecorder({ upstream: options.upstream, component: 'karmada-controller-manager', log: options.log }),
     queue,
+    applied: createAppliedRecord(),
     settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, ...options.settings },
     now: options.now ?? (() => new Date()),
     log: options.log,

@@ -29,8 +29,6 @@ import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from '.
 import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 
-/** What was last applied to each (member, object): unchanged manifests are not applied again on every status event. */
-const lastApplied = new Map<string, string>();
 
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
   const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
@@ -110,11 +108,11 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     const hash = createHash('sha1').update(JSON.stringify(memberObj)).digest('hex');
     let current = observed.obj;
     let failure: string | undefined;
-    if (lastApplied.get(applyKey) !== hash || !observed.synced || !observed.obj) {
+    if (!ctx.applied.unchanged(applyKey, hash, observed.synced ? observed.obj : undefined)) {
       try {
         await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
         current = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite');
-        lastApplied.set(applyKey, hash);
+        ctx.applied.record(applyKey, hash, current);
       } catch (err) {
         if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
         // The member speaks in upstream names; the tenant reads this, so the prefix goes.
@@ -200,7 +198,7 @@ async function removeFrom(ctx: EngineContext, clusterNames: readonly string[], w
       const member = await ctx.members.client(cluster);
       try {
         if (member) await deleteFromMember(member, resource, namespace, name);
-        lastApplied.delete(`${clusterName}|${namespace}|${resource.kind}|${name}`);
+        ctx.applied.forget(`${clusterName}|${namespace}|${resource.kind}|${name}`);
       } catch (err) {
         ctx.log(`propagation: cannot remove ${resource.kind} ${namespace}/${name} from ${clusterName} yet: ${message(err)}`);
       }
