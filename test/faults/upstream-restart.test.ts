@@ -128,7 +128,9 @@ describe('fault: upstream restart and dropped connections', { timeout: 150_000 }
 
   it("Warren's own informers resume after the restart: a Tenant created now is onboarded", async () => {
     const globex = await onboardTenant(admin, 'globex', {}, 40_000);
-    assert.equal((await globex.http.get('/api/v1/namespaces/default')).status, 200);
+    // Ready is the onboarding controller's word; the gateway's RBAC informers, themselves resuming
+    // after the restart, may take a moment more to hold globex's bindings (a 403 until then).
+    await eventually(async () => (await globex.http.get('/api/v1/namespaces/default')).status === 200, 'globex served by the gateway', { timeoutMs: 15_000 });
     // acme's credential still works and nothing of it moved.
     assert.equal((await acme.http.get('/api/v1/namespaces/app/configmaps/cm-3')).body.data.i, '3');
   });
