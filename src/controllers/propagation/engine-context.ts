@@ -4,7 +4,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
-import type { EngineInformers } from './engine-informers.ts';
+import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';
 
@@ -30,8 +30,5 @@ export interface EngineContext {
 
 /** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */
 export function tenantById(ctx: EngineContext, id: string): Tenant | undefined {
-  for (const tenant of ctx.informers.tenants.store.values()) {
-    if ((tenant.status?.id || tenant.spec?.id) === id) return tenant;
-  }
-  return undefined;
+  return tenantOfId(ctx.informers, id);
 }

@@ -40,6 +40,7 @@ export interface EngineInformers {
 const TENANT_INDEX = 'tenant';
 const BINDING_INDEX = 'binding';
 const UID_INDEX = 'uid';
+const TENANT_ID_INDEX = 'tenant-id';
 const tenantIndex = (obj: KubeObject): string[] => {
   const id = obj.metadata.labels?.[TENANT_LABEL];
   return id ? [id] : [];
@@ -76,6 +77,9 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
   const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
   bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
+  // Every reconcile looks its tenant up by id: an index, not a scan over all Tenants.
+  const tenants = watch<Tenant>('tenant', TENANTS_PATH, false);
+  tenants.addIndex(TENANT_ID_INDEX, (t) => { const id = t.status?.id || t.spec?.id; return id ? [id] : []; });
   const informers = {
     templates,
     policies: watch<PropagationPolicy>('policy', '/apis/policy.karmada.io/v1alpha1/propagationpolicies', true),
@@ -85,7 +89,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     bindings,
     works,
     clusters: watch<Cluster>('cluster', '/apis/cluster.karmada.io/v1alpha1/clusters', false),
-    tenants: watch<Tenant>('tenant', TENANTS_PATH, false),
+    tenants,
   };
   return {
     ...informers,
@@ -106,4 +110,9 @@ export function worksOfBinding(informers: EngineInformers, bindingUid: string): 
 
 export function bindingByUid(informers: EngineInformers, uid: string): ResourceBinding | undefined {
   return informers.bindings.byIndex(UID_INDEX, uid)[0];
+}
+
+/** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */
+export function tenantOfId(informers: EngineInformers, id: string): Tenant | undefined {
+  return informers.tenants.byIndex(TENANT_ID_INDEX, id)[0];
 }

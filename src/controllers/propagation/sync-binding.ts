@@ -29,7 +29,6 @@ import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from '.
 import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 
-
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
   const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
   await syncDependencies(ctx, tenantId, namespace, name, binding);
