@@ -93,6 +93,8 @@ export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject 
   }
   if (t.name === 'prefix' || t.name === 'crd') {
     if (meta.name !== undefined) {
+      // A null name (the shape check lets null stand for absent) carries no prefix: not this tenant's.
+      if (typeof meta.name !== 'string') return undefined;
       const name = t.name === 'prefix' ? toTenantClusterName(id, meta.name) : toTenantCrdName(id, meta.name);
       if (name === undefined) return undefined;
       meta.name = name;

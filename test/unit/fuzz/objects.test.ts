@@ -28,6 +28,11 @@ const objectish = fc.record({
 const CRASHES_ALLOWED_ONLY_AS_STATUS = (step: () => unknown): void => void refusedOnlyWithStatus(step);
 
 describe('fuzz: object, list and watch translation', () => {
+  it('drops an upstream cluster-scoped object whose name is null (fast-check counterexample, seed -1119562139)', () => {
+    const obj = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: null } } as unknown as KubeObject;
+    assert.equal(toTenantObject({ id: 'acme01' }, obj), undefined);
+  });
+
   it('toUpstreamObject / toTenantObject take any JSON object: a result or a Status', () => {
     fc.assert(fc.property(fc.oneof(objectish, anything.filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v))), fc.option(fc.boolean(), { nil: undefined }), (obj, namespaced) => {
       CRASHES_ALLOWED_ONLY_AS_STATUS(() => toUpstreamObject(ctx, structuredClone(obj) as KubeObject, namespaced === undefined ? {} : { namespaced }));
