@@ -36,6 +36,8 @@ export interface WarrenConfig {
     enabled: boolean;
     totalSeats: number;
     retryAfterSeconds: number;
+    /** A gateway-wide limit that follows latency, under totalSeats. */
+    adaptive: { enabled: boolean; minSeats: number; latencyTolerance: number; probeIntervalSeconds: number };
     defaults: FairnessLimits;
     tenants: Record<string, FairnessLimits>;
   };
@@ -68,7 +70,10 @@ export function defaultConfig(): WarrenConfig {
     servingNames: [],
     upstream: { kubeconfig: '', inCluster: false, auditImpersonate: '', timeoutSeconds: 60 },
     audit: { logPath: '' },
-    fairness: { enabled: true, totalSeats: 600, retryAfterSeconds: 1, defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
+    fairness: {
+      enabled: true, totalSeats: 600, retryAfterSeconds: 1,
+      adaptive: { enabled: true, minSeats: 1, latencyTolerance: 1.5, probeIntervalSeconds: 30 },
+      defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
     leaderElection: {
@@ -101,6 +106,7 @@ export const CONFIG_SCHEMA = {
     audit: section({ logPath: { type: 'string' } }),
     fairness: section({
       enabled: { type: 'boolean' }, totalSeats: int(1), retryAfterSeconds: int(0), defaults: limits,
+      adaptive: section({ enabled: { type: 'boolean' }, minSeats: int(1), latencyTolerance: { type: 'number', minimum: 1 }, probeIntervalSeconds: num(0) }),
       tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),

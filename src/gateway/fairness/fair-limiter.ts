@@ -17,8 +17,24 @@ export class RejectedError extends Error {
   }
 }
 
-/** Gives the seat back; calling it twice is harmless. */
-export type Release = () => void;
+/**
+ * Gives the seat back; calling it twice is harmless. `completed`: the request
+ * ran to its end, so its time is a latency sample for an adaptive limit (not
+ * a long-running request handing its seat back, nor a client that hung up).
+ */
+export type Release = (completed?: boolean) => void;
+
+/**
+ * The seats for all tenants together: a fixed number, or one that adapts to
+ * latency (adaptive-seats.ts). begin() is told the running count (this
+ * request included) and returns what to call when the request completes.
+ */
+export interface SeatLimit {
+  current(): number;
+  begin(running: number): (() => void) | undefined;
+}
+
+const fixedLimit = (seats: number): SeatLimit => ({ current: () => seats, begin: () => undefined });
 
 interface Waiter {
   limits: TenantLimits;
@@ -35,6 +51,8 @@ interface Flow {
 export interface FairLimiterStats {
   running: number;
   queued: number;
+  /** Gateway-wide seats now. */
+  limit: number;
   tenants: Record<string, { running: number; queued: number }>;
 }
 
@@ -44,7 +62,11 @@ export class FairLimiter {
   /** Tenants with waiters, in round-robin order; the head is served next. */
   private ring: string[] = [];
 
-  constructor(private readonly totalSeats: number) {}
+  private readonly seatLimit: SeatLimit;
+
+  constructor(totalSeats: number | SeatLimit) {
+    this.seatLimit = typeof totalSeats === 'number' ? fixedLimit(totalSeats) : totalSeats;
+  }
 
   /**
    * A seat for one request of `tenant`, at once or after a wait. Rejects with
@@ -85,22 +107,30 @@ export class FairLimiter {
       tenants[id] = { running: flow.running, queued: flow.queue.length };
       queued += flow.queue.length;
     }
-    return { running: this.running, queued, tenants };
+    return { running: this.running, queued, tenants, limit: this.seatLimit.current() };
+  }
+
+  /** Serves waiting requests after the gateway-wide limit rose by itself (an adaptive limit's timer). */
+  wake(): void {
+    this.dispatch();
   }
 
   private canRun(flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.totalSeats;
+    return flow.running < limits.seats && this.running < this.seatLimit.current();
   }
 
   private start(tenant: string, flow: Flow): Release {
     flow.running++;
     this.running++;
+    const completed = this.seatLimit.begin(this.running);
     let released = false;
-    return () => {
+    return (done = false) => {
       if (released) return;
       released = true;
       flow.running--;
       this.running--;
+      // Measured before dispatch: a limit that grows on this sample admits the next waiters at once.
+      if (done) completed?.();
       this.forgetIfIdle(tenant, flow);
       this.dispatch();
     };
@@ -114,7 +144,7 @@ export class FairLimiter {
    * that has had the least service).
    */
   private dispatch(): void {
-    while (this.running < this.totalSeats) {
+    while (this.running < this.seatLimit.current()) {
       const at = this.nextRunnable();
       if (at < 0) return;
       const tenant = this.ring[at] as string;

@@ -19,8 +19,14 @@ export interface FairnessConfig {
   defaults?: Partial<TenantLimits>;
   /** Per-tenant overrides by tenant id, from the gateway's config file. */
   tenants?: Record<string, Partial<TenantLimits>>;
-  /** Seats for all tenants together (kube's max-requests-inflight, 400 + 200 mutating). */
+  /**
+   * Seats for all tenants together (kube's max-requests-inflight, 400 + 200
+   * mutating): the ceiling of the adaptive limit, or the fixed limit when
+   * adaptive seats are off.
+   */
   totalSeats?: number;
+  /** A gateway-wide limit that follows latency, under totalSeats (adaptive-seats.ts); on by default. */
+  adaptive?: AdaptiveSeatsConfig;
   /** The Retry-After of a 429, in seconds (kube's APF answers 1). */
   retryAfterSeconds?: number;
   /**
@@ -29,6 +35,16 @@ export interface FairnessConfig {
    * per Retry-After (throttle-socket.ts).
    */
   holdRefusedConnections?: boolean;
+}
+
+export interface AdaptiveSeatsConfig {
+  enabled?: boolean;
+  /** The floor of the adaptive limit. */
+  minSeats?: number;
+  /** How many times its no-load latency a request may take before the limit shrinks. */
+  latencyTolerance?: number;
+  /** How often the no-load latency is measured again (the limit is pinned to 1 seat for ~10 requests). */
+  probeIntervalSeconds?: number;
 }
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };

@@ -7,11 +7,17 @@
 // (so a tenant cannot open watches faster than its share admits) but give the
 // seat back once they are known to be long-running (Seat.release), as APF
 // releases a watch's seat once it is set up. A refused connection is not read
-// again until its Retry-After has passed (throttle-socket.ts).
+// again until its Retry-After has passed (throttle-socket.ts). The seats for
+// all tenants together follow latency (adaptive-seats.ts) unless turned off.
+// A seat is given back as soon as the response is ended by its writer
+// (res.end), not when a slow client has read the last byte: what is left
+// then is the network's time, not the gateway's or the upstream's, and it
+// would also poison the latency samples.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantInfo } from '../tenant-directory.ts';
 import { DEFAULT_TOTAL_SEATS, buildTenantLimits, type FairnessConfig } from './fairness-config.ts';
-import { FairLimiter, RejectedError, type FairLimiterStats, type RejectReason } from './fair-limiter.ts';
+import { FairLimiter, RejectedError, type FairLimiterStats, type Release, type RejectReason } from './fair-limiter.ts';
+import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
 import { throttleAfterResponse } from './throttle-socket.ts';
 
@@ -38,7 +44,9 @@ export interface FairnessHooks {
 }
 
 export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks = {}): Fairness {
-  const limiter = new FairLimiter(config.totalSeats ?? DEFAULT_TOTAL_SEATS);
+  const seats = buildSeatLimit(config);
+  const limiter = new FairLimiter(seats);
+  if (typeof seats !== 'number') seats.onRaised(() => limiter.wake());
   const retryAfterSeconds = config.retryAfterSeconds ?? 1;
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   return {
@@ -49,7 +57,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       const gone = new AbortController();
       const onClose = (): void => gone.abort(new Error('client went away'));
       res.once('close', onClose);
-      let release: () => void;
+      let release: Release;
       try {
         release = await limiter.acquire(tenant.id, limits, gone.signal);
       } catch (err) {
@@ -64,9 +72,41 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
         release();
         return NO_SEAT;
       }
-      res.once('close', release);
-      return { release };
+      releaseOnEnd(res, release);
+      return { release: () => release(false) };
     },
     stats: () => limiter.stats(),
   };
+}
+
+/** fairness.totalSeats alone, or as the ceiling of the adaptive limit. */
+function buildSeatLimit(config: FairnessConfig): number | AdaptiveSeats {
+  const totalSeats = config.totalSeats ?? DEFAULT_TOTAL_SEATS;
+  const adaptive = config.adaptive ?? {};
+  if (adaptive.enabled === false) return totalSeats;
+  const minLimit = Math.min(totalSeats, adaptive.minSeats ?? 1);
+  return createAdaptiveSeats({
+    settings: {
+      maxLimit: totalSeats,
+      minLimit,
+      initialLimit: Math.max(minLimit, Math.min(totalSeats, 4)),
+      ...(adaptive.latencyTolerance === undefined ? {} : { tolerance: adaptive.latencyTolerance }),
+      ...(adaptive.probeIntervalSeconds === undefined ? {} : { probeIntervalMs: adaptive.probeIntervalSeconds * 1000 }),
+    },
+  });
+}
+
+/**
+ * The seat goes back when the writer ends the response (a completed request:
+ * a latency sample), or at 'close' if it never did (the client hung up: no
+ * sample). Wrapping end() is the one hook that sees the writer finish before
+ * the socket has drained.
+ */
+function releaseOnEnd(res: ServerResponse, release: Release): void {
+  const end = res.end;
+  res.end = function endAndRelease(this: ServerResponse, ...args: Parameters<ServerResponse['end']>) {
+    release(true);
+    return end.apply(this, args);
+  } as ServerResponse['end'];
+  res.once('close', () => release(false));
 }

@@ -62,7 +62,7 @@ describe('FairLimiter', () => {
     await assert.rejects(waiting, /gone/);
     r();
     r();
-    assert.deepEqual(limiter.stats(), { running: 0, queued: 0, tenants: {} });
+    assert.deepEqual(limiter.stats(), { running: 0, queued: 0, limit: 10, tenants: {} });
   });
 
   it('a queue length of 0 rejects at once when the seats are taken', async () => {

@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAdaptiveSeats } from '../../../../src/gateway/fairness/adaptive-seats.ts';
+import { FairLimiter, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
+import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+
+const LIMITS: TenantLimits = { seats: 50, queueLength: 50, queueTimeoutMs: 60_000 };
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('adaptive seats behind the FairLimiter', () => {
+  it('probes one request at a time, then opens the initial limit; completions are samples, bare releases are not', async () => {
+    const clock = { t: 0 };
+    const seats = createAdaptiveSeats({ now: () => clock.t, settings: { probeSamples: 3, initialLimit: 4 } });
+    const limiter = new FairLimiter(seats);
+    seats.onRaised(() => limiter.wake());
+    const first = await limiter.acquire('a', LIMITS);
+    let second: Release | undefined;
+    void limiter.acquire('a', LIMITS).then((r) => { second = r; });
+    await settled();
+    assert.equal(second, undefined, 'the probe runs one request at a time');
+    // A long-running request handing its seat back (no argument) is not a sample.
+    first();
+    await settled();
+    const probed = second as Release | undefined;
+    assert.ok(probed);
+    assert.equal(seats.stats().probing, true);
+    clock.t += 2;
+    probed(true);
+    for (let i = 0; i < 2; i++) {
+      const r = await limiter.acquire('a', LIMITS);
+      clock.t += 2;
+      r(true);
+    }
+    assert.deepEqual([seats.stats().probing, seats.stats().minRttMs, limiter.stats().limit], [false, 2, 4]);
+    const running = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire('a', LIMITS)));
+    assert.equal(limiter.stats().running, 4);
+    for (const r of running) r();
+  });
+
+  it('an overdue probe ends on its timer and the waiters are served without any request ending', async () => {
+    const seats = createAdaptiveSeats({ settings: { probeMaxMs: 20, initialLimit: 3 } });
+    const limiter = new FairLimiter(seats);
+    seats.onRaised(() => limiter.wake());
+    const slow = await limiter.acquire('a', LIMITS);
+    const waiting = [limiter.acquire('b', LIMITS), limiter.acquire('c', LIMITS)];
+    await settled();
+    assert.equal(limiter.stats().queued, 2);
+    const keepAlive = setTimeout(() => undefined, 5_000);
+    const served = await Promise.all(waiting);
+    clearTimeout(keepAlive);
+    assert.equal(limiter.stats().running, 3);
+    for (const r of [slow, ...served]) r();
+  });
+});
