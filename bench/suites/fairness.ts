@@ -3,11 +3,12 @@
 // more concurrent requests than its share (default fairness: 20 seats, 50
 // queued). Reported: quiet's p50/p99 both ways, the ratio (goal: p99 at most
 // 2x), noisy's 429 share, and quiet's 429s (goal: none). The gateway is a
-// `warren serve` child; both tenants are onboarded by it. Measured twice, side
-// by side: with the default limits (600 seats gateway-wide, kube's figure),
-// and with the gateway-wide seats capped to what this machine serves (2 per
-// CPU, fairness.totalSeats): on a CPU-bound gateway, the quiet tenant's latency
-// grows with how many of the noisy tenant's requests are in flight beside it.
+// `warren serve` child; both tenants are onboarded by it. Measured three
+// times, back to back: the default (gateway-wide seats that follow latency,
+// at most 600), the old default (600 fixed seats, kube's figure), and fixed
+// seats capped to what this machine serves (2 per CPU): on a CPU-bound
+// gateway, the quiet tenant's latency grows with how many of the noisy
+// tenant's requests are in flight beside it.
 import os from 'node:os';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { percentile, msSince } from '../stats.ts';
@@ -57,23 +58,25 @@ export function flood(client: BenchClient, path = PATH, concurrency = FLOOD_CONC
 
 interface Config {
   label: string;
-  /** fairness.totalSeats for the gateway child (through WARREN_FAIRNESS_TOTAL_SEATS); undefined: default. */
-  totalSeats?: number;
+  /** WARREN_* settings for the gateway child (its config comes from the environment at spawn). */
+  env: Record<string, string>;
 }
 
 /** The seats a CPU-bound gateway serves without queueing inside itself: 2 per CPU. */
 export const MACHINE_SEATS = 2 * os.availableParallelism();
 
 async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): Promise<{ rows: GatewayRow[]; note: string }> {
-  const saved = process.env.WARREN_FAIRNESS_TOTAL_SEATS;
+  const saved = Object.fromEntries(Object.keys(config.env).map((k) => [k, process.env[k]]));
   // The child reads its config from the environment at spawn; restored at once.
-  if (config.totalSeats !== undefined) process.env.WARREN_FAIRNESS_TOTAL_SEATS = String(config.totalSeats);
+  Object.assign(process.env, config.env);
   let stack: Awaited<ReturnType<typeof startGatewayStack>>;
   try {
     stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
   } finally {
-    if (saved === undefined) delete process.env.WARREN_FAIRNESS_TOTAL_SEATS;
-    else process.env.WARREN_FAIRNESS_TOTAL_SEATS = saved;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
   const [noisy, quiet] = [await stack.createTenant('noisy'), await stack.createTenant('quiet')];
   const quietClient = clientFromKubeconfig(quiet.kubeconfig, 2);
@@ -110,11 +113,18 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
 
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, default fairness limits, then gateway-wide seats capped at 2 per CPU (${String(MACHINE_SEATS)})`,
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: adaptive gateway-wide seats (the default), 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
   async run(env) {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
-    for (const config of [{ label: 'default seats' }, { label: `${String(MACHINE_SEATS)} seats`, totalSeats: MACHINE_SEATS }]) {
+    const configs: Config[] = [
+      { label: 'adaptive seats', env: {} },
+      { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false' } },
+      { label: `${String(MACHINE_SEATS)} fixed seats`, env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_TOTAL_SEATS: String(MACHINE_SEATS) } },
+    ];
+    // FAIRNESS_CONFIGS=adaptive,600 picks some (labels starting with these words).
+    const only = process.env.FAIRNESS_CONFIGS?.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const config of configs.filter((c) => !only || only.some((o) => c.label.startsWith(o)))) {
       const measured = await measureConfig(env, config);
       rows.push(...measured.rows);
       notes.push(measured.note);
