@@ -33,6 +33,14 @@ export interface InformerOptions<T extends KubeObject> {
    * it keeps. An object that stops passing is reported DELETED.
    */
   keep?: (obj: T) => boolean;
+  /**
+   * Reshapes each kept object before it is stored or reported (client-go's SetTransform): drop
+   * what the consumer never reads (managedFields, a Secret's data) so the store holds only that.
+   * Runs once per object from a LIST or a watch event (DELETED included), after `keep`. It may
+   * return the same object changed in place or a new one, but must keep metadata.name,
+   * namespace and resourceVersion: keys and the relist comparison use them.
+   */
+  transform?: (obj: T) => T;
   log?: (line: string) => void;
   /** The upstream watch broke (cut, expired, failed, or cannot be re-opened); called again for each failed retry. */
   onWatchLost?: (reason: 'cut' | 'expired' | 'failed') => void;
@@ -122,7 +130,8 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         item.apiVersion ??= res.body.apiVersion;
         item.kind ??= itemKind;
         if (options.keep && !options.keep(item)) continue;
-        fresh.set(objectKey(item), item);
+        const kept = options.transform ? options.transform(item) : item;
+        fresh.set(objectKey(kept), kept);
       }
       cont = res.body.metadata.continue ?? '';
       listRv = res.body.metadata.resourceVersion ?? listRv;
@@ -156,14 +165,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = store.delete(key);
-      emit('DELETED', obj, old);
+      emit('DELETED', options.transform ? options.transform(obj) : obj, old);
     } else if (options.keep && !options.keep(obj)) {
       // No longer wanted: gone as far as the consumer is concerned.
       const old = store.delete(key);
       if (old) emit('DELETED', obj, old);
     } else {
-      const old = store.set(key, obj);
-      emit(old ? 'MODIFIED' : 'ADDED', obj, old);
+      const kept = options.transform ? options.transform(obj) : obj;
+      const old = store.set(key, kept);
+      emit(old ? 'MODIFIED' : 'ADDED', kept, old);
     }
     return undefined;
   }

@@ -107,6 +107,37 @@ describe('informer against the embedded apiserver', () => {
     }
   });
 
+  it('stores and reports what `transform` returns, from the LIST, live events and deletes alike', async () => {
+    namespace('shape');
+    server.api.create(cms, 'shape', configMap('listed', { big: 'x'.repeat(1000) }));
+    const upstream = createUpstream({ yaml: server.kubeconfig });
+    const seen: Array<{ type: InformerEventType; obj: KubeObject; old: KubeObject | undefined }> = [];
+    const informer = startInformer<KubeObject>({
+      upstream, labelSelector, listPath: '/api/v1/namespaces/shape/configmaps',
+      // Keeps the identity and one derived field, as a consumer that reads nothing else would.
+      transform: (o) => ({ metadata: { name: o.metadata.name, namespace: o.metadata.namespace, resourceVersion: o.metadata.resourceVersion }, size: JSON.stringify(o.data ?? {}).length }),
+      onEvent: (type, obj, old) => seen.push({ type, obj, old }),
+    });
+    const shaped = (o: KubeObject | undefined): string => JSON.stringify(o && { ...o, metadata: { ...o.metadata, resourceVersion: 'rv' } });
+    try {
+      await informer.synced();
+      assert.equal(shaped(informer.store.get('shape/listed')), JSON.stringify({ metadata: { name: 'listed', namespace: 'shape', resourceVersion: 'rv' }, size: 1010 }));
+      server.api.create(cms, 'shape', configMap('live', { a: 'b' }));
+      await eventually(async () => informer.store.has('shape/live'), 'live object stored');
+      assert.equal(informer.store.get('shape/live')?.data, undefined, 'the raw object is not what is stored');
+      server.api.patch(cms, 'shape', 'live', 'merge', { data: { a: 'bb' } });
+      await eventually(async () => informer.store.get('shape/live')?.size === 10, 'modified object reshaped');
+      server.api.delete(cms, 'shape', 'live');
+      await eventually(async () => !informer.store.has('shape/live'), 'deleted');
+      assert.deepEqual(seen.map((e) => `${e.type} ${e.obj.metadata.name} ${String(e.obj.size)} ${e.old ? String(e.old.size) : '-'}`),
+        ['ADDED listed 1010 -', 'ADDED live 9 -', 'MODIFIED live 10 9', 'DELETED live 10 10']);
+      assert.ok(seen.every((e) => e.obj.data === undefined && e.obj.metadata.managedFields === undefined), 'no event carries the raw object');
+    } finally {
+      informer.stop();
+      upstream.close();
+    }
+  });
+
   it('delivers live ADDED, MODIFIED and DELETED events with the old object, and keeps indexes current', async () => {
     namespace('live');
     const upstream = createUpstream({ yaml: server.kubeconfig });
