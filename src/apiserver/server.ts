@@ -26,6 +26,7 @@ import { startWorkloadSimulator } from './simulator/start-workload-simulator.ts'
 import { versionInfo } from './version.ts';
 import { writeFileAtomic } from './files.ts';
 import { listen } from '../http/https-listener.ts';
+import { createProgressNotifier } from './http/progress-notify.ts';
 
 export interface ApiServerOptions {
   host?: string; // default 127.0.0.1
@@ -76,6 +77,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
 
   const shutdownListeners = new Set<() => void>();
   const watches = {
+    progress: createProgressNotifier(),
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     onShutdown: (listener: () => void) => {
       shutdownListeners.add(listener);

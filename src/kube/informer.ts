@@ -16,6 +16,7 @@ import { Backoff, type BackoffOptions } from './backoff.ts';
 import { IndexedStore, type IndexFunc } from './indexed-store.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { statusError } from './status-error.ts';
+import { PROGRESS_NOTIFY_HEADER } from '../core/progress-headers.ts';
 
 export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
 
@@ -47,6 +48,14 @@ export interface InformerOptions<T extends KubeObject> {
   /** Server-side watch timeout; default a random 300–600 s so replicas do not reconnect together. */
   watchTimeoutSeconds?: number;
   backoff?: BackoffOptions;
+  /**
+   * Ask the upstream for prompt progress bookmarks (PROGRESS_NOTIFY_HEADER): a Warren
+   * apiserver then sends a BOOKMARK soon after any write moves its version, so the informer
+   * can prove it is current. Other apiservers ignore the header.
+   */
+  progressNotify?: boolean;
+  /** Called after a BOOKMARK moved the informer's version. */
+  onProgress?: () => void;
 }
 
 export interface Informer<T extends KubeObject> {
@@ -56,6 +65,8 @@ export interface Informer<T extends KubeObject> {
   synced(): Promise<void>;
   /** The resourceVersion the informer is current at (last list, event or bookmark). */
   lastSyncResourceVersion(): string;
+  /** Did the open watch's upstream agree to send prompt progress bookmarks? */
+  notifiesProgress(): boolean;
   addIndex(name: string, fn: IndexFunc<T>): void;
   byIndex(name: string, value: string): T[];
   stop(): void;
@@ -77,6 +88,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
   let resourceVersion = '';
   let stopped = false;
   let current: IncomingMessage | undefined;
+  let progressHonoured = false;
   let sleeper: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   let markSynced!: () => void;
   let failSync!: (err: Error) => void;
@@ -161,7 +173,10 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     }
     const obj = event.object as T;
     if (obj.metadata?.resourceVersion) resourceVersion = obj.metadata.resourceVersion;
-    if (event.type === 'BOOKMARK') return undefined;
+    if (event.type === 'BOOKMARK') {
+      options.onProgress?.();
+      return undefined;
+    }
     const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = store.delete(key);
@@ -180,7 +195,8 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
 
   async function watch(): Promise<WatchOutcome> {
     const timeoutSeconds = options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
-    const res = await upstream.stream(query({ watch: '1', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(timeoutSeconds) }));
+    const headers = options.progressNotify ? { [PROGRESS_NOTIFY_HEADER]: 'true' } : undefined;
+    const res = await upstream.stream(query({ watch: '1', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(timeoutSeconds) }), headers);
     if (stopped) {
       res.destroy();
       return 'ended';
@@ -191,6 +207,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       throw statusError(res.statusCode ?? 0, safeJson(body));
     }
     current = res;
+    progressHonoured = res.headers[PROGRESS_NOTIFY_HEADER] === 'true';
     return await new Promise<WatchOutcome>((resolve) => {
       const splitter = new LineSplitter();
       let outcome: WatchOutcome = 'ended';
@@ -228,6 +245,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       res.on('close', () => {
         clearTimeout(stall);
         current = undefined;
+        progressHonoured = false;
         resolve(outcome === 'ended' && !cleanEnd ? 'cut' : outcome);
       });
     });
@@ -275,6 +293,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     store: store.items,
     synced: () => syncedPromise,
     lastSyncResourceVersion: () => resourceVersion,
+    notifiesProgress: () => progressHonoured,
     addIndex: (name, fn) => store.addIndex(name, fn),
     byIndex: (name, value) => store.byIndex(name, value),
     stop() {

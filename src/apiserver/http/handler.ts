@@ -15,6 +15,7 @@ import type { OpenApiServer } from './openapi-routes.ts';
 import type { Authenticator } from './authn.ts';
 import type { TokenIssuer } from '../auth/token-issuer.ts';
 import type { WatchSettings } from './watch-stream.ts';
+import { PROGRESS_REQUEST_HEADER } from './progress-notify.ts';
 
 export interface HandlerDeps {
   registry: Registry;
@@ -42,6 +43,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   if (!PUBLIC_PATHS.has(path) && !(await deps.authenticate(req))) {
     throw new ApiError('Unauthorized', 'Unauthorized');
   }
+  // Once this answer (and the version it read) is out, watches that asked get a progress bookmark.
+  if (req.headers[PROGRESS_REQUEST_HEADER] === 'true') res.once('finish', () => deps.watches.progress.request());
   if (handleNonResource(deps, req, res, path)) return;
   const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
   if (!info.isResourceRequest) {

@@ -8,11 +8,14 @@ import { bookmark } from '../registry/watch.ts';
 import type { WatchQuery } from '../registry/resource-api.ts';
 import { negotiateResourceFormat } from './respond.ts';
 import type { ResourceContext } from './resource-handlers.ts';
+import { PROGRESS_NOTIFY_HEADER, type ProgressNotifier } from './progress-notify.ts';
 
 export interface WatchSettings {
   bookmarkIntervalMs: number;
   /** Called when the server shuts down: every open watch ends cleanly. */
   onShutdown(listener: () => void): () => void;
+  /** Watches that asked for prompt progress bookmarks. */
+  progress: ProgressNotifier;
 }
 
 export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSeconds?: number }): void {
@@ -20,8 +23,11 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
   const { res, def, registry, watches: settings } = ctx;
   let open = true;
   let first = true;
+  // The newest version this watch has told its client about (events or bookmarks).
+  let told = 0;
   const write = (event: WatchEvent): void => {
     if (!open) return;
+    told = Math.max(told, Number(event.object.metadata?.resourceVersion ?? 0) || 0);
     let object: unknown = event.object;
     if (format === 'table' && (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED')) {
       object = ctx.tables.toTable(def, [event.object], ctx.query, {}, !first);
@@ -29,7 +35,11 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
     }
     res.write(`${JSON.stringify({ type: event.type, object })}\n`);
   };
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  const progress = query.allowWatchBookmarks === true && ctx.req.headers[PROGRESS_NOTIFY_HEADER] === 'true';
+  res.writeHead(200, {
+    'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked',
+    ...(progress ? { [PROGRESS_NOTIFY_HEADER]: 'true' } : {}),
+  });
   // Clients wait for the headers before reading events: send them now, not with the first event.
   res.flushHeaders();
   let stop: () => void = () => undefined;
@@ -40,9 +50,11 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
     stop();
     for (const timer of timers) clearTimeout(timer);
     unsubscribeShutdown();
+    unsubscribeProgress();
     res.end();
   };
   const unsubscribeShutdown = settings.onShutdown(finish);
+  let unsubscribeProgress: () => void = () => undefined;
   try {
     stop = registry.watch(def, query, write);
   } catch (err) {
@@ -56,6 +68,12 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
     unsubscribeShutdown();
     res.end(`${JSON.stringify({ type: 'ERROR', object: apiError.toStatus() })}\n`);
     return;
+  }
+  if (progress) {
+    unsubscribeProgress = settings.progress.add(() => {
+      const revision = registry.store.revision();
+      if (revision > told) write({ type: 'BOOKMARK', object: bookmark(def, revision) });
+    });
   }
   const timeoutMs = query.timeoutSeconds !== undefined && query.timeoutSeconds > 0
     ? query.timeoutSeconds * 1000

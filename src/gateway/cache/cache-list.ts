@@ -30,9 +30,6 @@ export interface ListPlan {
   requireFresh?: boolean;
 }
 
-// kube-apiserver's words when an Exact list's version is no longer available.
-const LIST_EXPIRED_MESSAGE = 'The resourceVersion for the provided list is too old.';
-
 export function tooLargeResourceVersion(asked: number, current: number): ApiError {
   return new ApiError('Timeout', `Too large resource version: ${asked}, current: ${current}`,
     { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
@@ -55,16 +52,19 @@ async function snapshotOf(plan: ListPlan): Promise<{ rv: number; objects: Iterab
   const asked = query.resourceVersion;
   if (asked === undefined && plan.latestUpstreamRv) {
     const latest = await plan.latestUpstreamRv();
-    // Best effort: an upstream write to another resource moves the version too, and no event
-    // of this one will bring the cache there; after the wait the cache is as fresh as it gets.
-    const reached = latest !== undefined && await cache.waitFor(latest, plan.consistencyWaitMs);
+    // A write to another resource moves the upstream's version with no event for this one.
+    // A Warren upstream bookmarks the cache's watch once it answered the probe, so the wait
+    // ends within a round trip; from another upstream, the cache is as fresh as it gets after
+    // the wait, and a read that must be fresh is not even tried.
+    const reached = latest !== undefined && (cache.currentRv() >= latest
+      || ((!plan.requireFresh || cache.notifiesProgress()) && await cache.waitFor(latest, plan.consistencyWaitMs)));
     if (plan.requireFresh && !reached) return undefined;
   }
   if (asked !== undefined && asked > 0) await awaitVersion(cache, asked, plan.freshnessTimeoutMs);
   if (query.exact && asked !== undefined) {
+    // Older than the cache's history: the upstream may still have it (and says 410 if not).
     const state = cache.objectsAt(ctx.id, asked);
-    if (!state) throw expired(LIST_EXPIRED_MESSAGE);
-    return { rv: asked, objects: state };
+    return state ? { rv: asked, objects: state } : undefined;
   }
   const rv = cache.currentRv();
   return { rv, objects: cache.objectsOf(ctx.id).map((obj) => [objectKey(obj), obj] as [string, KubeObject]) };
@@ -106,9 +106,10 @@ function tenantItem(plan: ListPlan, obj: KubeObject): KubeObject | undefined {
   return item;
 }
 
-export async function listFromCache(plan: ListPlan): Promise<KubeList> {
+/** The tenant's list from the cache; undefined when the cache cannot answer it (forward it). */
+export async function listFromCache(plan: ListPlan): Promise<KubeList | undefined> {
   const page = await pageOf({ ...plan, requireFresh: false });
-  if (!page) throw new Error('unreachable: a list without requireFresh always has a page');
+  if (!page) return undefined;
   const items = page.items.map((obj) => tenantItem(plan, obj)).filter((i): i is KubeObject => i !== undefined);
   return { apiVersion: plan.shape.apiVersion, kind: plan.shape.listKind, metadata: page.metadata, items };
 }

@@ -46,6 +46,9 @@ export class ResourceCache {
       listPath: options.listPath,
       ...(options.log ? { log: options.log } : {}),
       onEvent: (type, obj, old) => this.onEvent(type, obj, old),
+      // A Warren upstream then bookmarks this watch on request, so a read can prove the cache current.
+      progressNotify: true,
+      onProgress: () => { for (const check of this.progress) check(); },
       // Watches fed by this cache end when its upstream watch breaks (issue 6): clients re-list.
       onWatchLost: () => { for (const fn of [...this.lostListeners]) fn(); },
     });
@@ -70,6 +73,11 @@ export class ResourceCache {
   /** The version the cache is current at: last list, event or upstream bookmark. */
   currentRv(): number {
     return Math.max(resourceVersionOf(this.informer.lastSyncResourceVersion()), this.lastRv);
+  }
+
+  /** Does the upstream bookmark this cache's watch on request (a Warren apiserver does)? */
+  notifiesProgress(): boolean {
+    return this.informer.notifiesProgress();
   }
 
   /** Every event after this version can be replayed; older ones are expired. */

@@ -74,14 +74,18 @@ function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink &
 export function createCacheServer(cache: SharedCache, options: CacheServerOptions = {}): ServeFromCache {
   const maxBufferBytes = options.maxWatchBufferBytes ?? 1024 * 1024;
   return async (req, res, ctx, info, fwd) => {
-    // A LIST in one namespace is served from the resource's cache only when an all-namespaces
-    // read or watch already keeps that cache warm, and only if it provably caught up with the
-    // upstream (read-your-writes). It does not open the cache itself: a cache opened in the
-    // background starts at its own version, and a watch resuming from an older list version
-    // would then get 410 where the upstream would have served it.
+    // A LIST in one namespace is served from the resource's cache once it is open and synced,
+    // and only if it provably caught up with the upstream (read-your-writes: a Warren upstream
+    // proves it at once; another upstream only when nothing was written since the cache's last
+    // event). The first such LIST opens the cache in the background and is forwarded. A watch
+    // resuming from a version older than the cache's history is forwarded, not refused.
     if (info.verb === 'list' && fwd.namespace !== '' && info.subresource === '' && !/as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '')) {
       const across = acrossNamespaces(fwd);
-      if (across === fwd || !cache.isWarm(across)) return false;
+      if (across === fwd) return false;
+      if (!cache.isWarm(across)) {
+        cache.warm(across);
+        return false;
+      }
       const text = await cache.listText(ctx, across, true);
       if (text === undefined) return false;
       sendJsonBody(res, 200, text);

@@ -4,7 +4,6 @@
 // served from it, so their cost follows the tenant's own objects, and a
 // thousand tenant watches cost one upstream watch.
 import type { KubeList } from '../../core/types.ts';
-import { expired } from '../../core/api-error.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -15,6 +14,7 @@ import { ResourceCache } from './resource-cache.ts';
 import { resourceVersionOf } from './resource-version.ts';
 import { shapeOf, type ResourceShape } from './resource-shape.ts';
 import { WatchSession, type WatchSink } from './watch-session.ts';
+import { PROGRESS_REQUEST_HEADER } from '../../core/progress-headers.ts';
 
 export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced' | 'class'>;
 
@@ -50,11 +50,13 @@ export interface SharedCache {
   listText(ctx: TenantContext, request: CacheRequest, requireFresh?: boolean): Promise<string | undefined>;
   /** Is the resource's cache already open and synced (so a read costs no upstream LIST)? */
   isWarm(request: CacheRequest): boolean;
+  /** Opens the resource's cache in the background, if this request's class is cached; never waits. */
+  warm(request: CacheRequest): void;
   /**
    * Starts a tenant watch feeding sink; resolves to a function that ends it, or
    * undefined when the cache does not serve this request. Throws ApiError before
-   * any event (bad query, 504 too large resource version); a version too old is
-   * an ERROR event (410), as kube-apiserver sends it.
+   * any event (bad query, 504 too large resource version); a version older than
+   * the cache's history is not served (the upstream may still have it).
    */
   watch(ctx: TenantContext, request: CacheRequest, sink: WatchSink): Promise<(() => void) | undefined>;
   stats(): { resources: number; watchers: number };
@@ -96,7 +98,8 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
 
   async function latestUpstreamRv(path: string): Promise<number | undefined> {
     // Bounded: a slow or hung upstream must not hold a read the cache can answer.
-    const probe = upstream.request<KubeList>('GET', `${path}?limit=1`)
+    // The progress request makes a Warren upstream bookmark the cache's watch at that version.
+    const probe = upstream.request<KubeList>('GET', `${path}?limit=1`, undefined, { [PROGRESS_REQUEST_HEADER]: 'true' })
       .then((res) => (res.status === 200 ? resourceVersionOf(res.body.metadata.resourceVersion) : undefined), () => undefined);
     const deadline = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), options.consistencyProbeMs ?? 1_000).unref());
     return Promise.race([probe, deadline]);
@@ -169,6 +172,12 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       return entry !== undefined && entry.cache.isSynced();
     },
 
+    warm(request) {
+      if (stopped || !CACHED_CLASSES.has(request.class) || entries.has(request.path)) return;
+      if (request.class === 'shared-read-only' && !request.namespaced) return;
+      void entryFor(request);
+    },
+
     async listText(ctx, request, requireFresh = false) {
       const prepared = await prepare(ctx, request);
       if (!prepared) return undefined;
@@ -188,11 +197,15 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       const { cache, shape } = entry;
       const from = query.resourceVersion;
       if (from !== undefined && from > 0) await awaitVersion(cache, from, options.freshnessTimeoutMs ?? 3_000);
+      // From here to subscribe() nothing awaits: no event can fall between the replay and the live feed.
+      const initial = from === undefined || from === 0 || query.sendInitialEvents === true;
+      const replay = initial ? [] : cache.eventsSince(ctx.id, from);
+      // Older than the cache's history (it opened or re-listed after that version): the upstream
+      // may still have those events, and answers 410 itself if not.
+      if (!replay) return undefined;
       const session = new WatchSession({ ctx, predicate, shape, sink, currentRv: () => cache.currentRv() });
       sessions.add(session);
       session.onEnd(() => sessions.delete(session));
-      // From here to subscribe() nothing awaits: no event can fall between the replay and the live feed.
-      const initial = from === undefined || from === 0 || query.sendInitialEvents === true;
       // The initial state and the replay are bounded (the tenant's objects, the event ring) and
       // are what the client asked for: they are not a slow consumer. The buffer limit starts with
       // the live feed.
@@ -201,12 +214,6 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
         session.sendInitial(cache.objectsOf(ctx.id).sort((a, b) => keyOrder(a.metadata, b.metadata)));
         if (query.sendInitialEvents === true && query.allowWatchBookmarks) session.sendBookmark(true);
       } else {
-        const replay = cache.eventsSince(ctx.id, from);
-        if (!replay) {
-          session.sendError(expired(`too old resource version: ${from} (${cache.oldestRv()})`).toStatus());
-          session.end();
-          return () => undefined;
-        }
         for (const event of replay) session.deliver(event);
       }
       session.catchingUp = false;

@@ -21,14 +21,14 @@ type FakeInformer<T extends KubeObject> = Informer<T> & { put(obj: T): void; rem
 function fakeInformer<T extends KubeObject>(): FakeInformer<T> {
   const store = new IndexedStore<T>();
   const key = (o: T): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  const fake: Omit<FakeInformer<T>, 'synced' | 'stop' | 'lastSyncResourceVersion'> = {
+  const fake: Omit<FakeInformer<T>, 'synced' | 'stop' | 'lastSyncResourceVersion' | 'notifiesProgress'> = {
     store: store.items,
     addIndex: (n: string, fn: (obj: T) => string[]) => store.addIndex(n, fn),
     byIndex: (n: string, v: string) => store.byIndex(n, v),
     put: (obj: T) => { store.set(key(obj), obj); },
     remove: (k: string) => { store.delete(k); },
   };
-  return { ...fake, synced: async () => undefined, stop: () => undefined, lastSyncResourceVersion: () => '' };
+  return { ...fake, synced: async () => undefined, stop: () => undefined, lastSyncResourceVersion: () => '', notifiesProgress: () => false };
 }
 
 function world() {
