@@ -1,5 +1,5 @@
-// The one call the forwarder makes: a tenant's all-namespaces or cluster-scoped
-// LIST or WATCH answered from the shared cache, in kube-apiserver's wire format
+// The one call the forwarder makes: a tenant's LIST or WATCH (all namespaces,
+// cluster-scoped, or one namespace once its cache is open) answered from the shared cache, in kube-apiserver's wire format
 // (a JSON list, or newline-delimited JSON events on a chunked stream). It
 // answers false, having written nothing, for what the cache does not serve:
 // the request is then forwarded as before. Tables (kubectl get) are among
@@ -23,8 +23,8 @@ export interface CacheServerOptions {
 /** Is this a read the cache can take: a collection read across the tenant's namespaces or cluster-scoped objects, not a Table. */
 export function cacheable(req: IncomingMessage, info: RequestInfo, fwd: ForwardedRequest): boolean {
   if (info.verb !== 'list' && info.verb !== 'watch') return false;
-  // Reads in one namespace go upstream: tried from the cache, they lost read-your-writes on a
-  // resource the cache had not yet opened, and waited on a hung upstream's probe.
+  // Reads in one namespace wait for the cache to be open (createCacheServer): opened on demand
+  // for them, it would make the first read wait for a whole upstream LIST.
   if (fwd.namespace !== '' || info.subresource !== '') return false;
   const accept = req.headers.accept ?? '';
   return !/as=(Table|PartialObjectMetadata)/.test(accept);
@@ -74,32 +74,31 @@ function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink &
 export function createCacheServer(cache: SharedCache, options: CacheServerOptions = {}): ServeFromCache {
   const maxBufferBytes = options.maxWatchBufferBytes ?? 1024 * 1024;
   return async (req, res, ctx, info, fwd) => {
-    // A LIST in one namespace is served from the resource's cache once it is open and synced,
-    // and only if it provably caught up with the upstream (read-your-writes: a Warren upstream
-    // proves it at once; another upstream only when nothing was written since the cache's last
-    // event). The first such LIST opens the cache in the background and is forwarded. A watch
-    // resuming from a version older than the cache's history is forwarded, not refused.
-    if (info.verb === 'list' && fwd.namespace !== '' && info.subresource === '' && !/as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '')) {
-      const across = acrossNamespaces(fwd);
-      if (across === fwd) return false;
-      if (!cache.isWarm(across)) {
-        cache.warm(across);
+    // A LIST or WATCH in one namespace is served from the resource's cache once it is open and
+    // synced; the first one opens it in the background and is forwarded. A LIST only if the cache
+    // provably caught up with the upstream (read-your-writes: a Warren upstream proves it at once,
+    // another upstream only when nothing was written since the cache's last event); a WATCH only
+    // from a version the cache can replay or provably reach. Anything else is forwarded, so a
+    // watch resuming from before the cache's history is the upstream's to answer.
+    let request = fwd;
+    let requireFresh = false;
+    if ((info.verb === 'list' || info.verb === 'watch') && fwd.namespace !== '' && info.subresource === '' && !/as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '')) {
+      request = acrossNamespaces(fwd);
+      if (request === fwd) return false;
+      if (!cache.isWarm(request)) {
+        cache.warm(request);
         return false;
       }
-      const text = await cache.listText(ctx, across, true);
-      if (text === undefined) return false;
-      sendJsonBody(res, 200, text);
-      return true;
-    }
-    if (!cacheable(req, info, fwd)) return false;
+      requireFresh = true;
+    } else if (!cacheable(req, info, fwd)) return false;
     if (info.verb === 'list') {
-      const text = await cache.listText(ctx, fwd);
+      const text = await cache.listText(ctx, request, requireFresh);
       if (text === undefined) return false;
       sendJsonBody(res, 200, text);
       return true;
     }
     const sink = httpWatchSink(res, maxBufferBytes);
-    const stop = await cache.watch(ctx, fwd, sink);
+    const stop = await cache.watch(ctx, request, sink, requireFresh);
     if (!stop) return false;
     if (res.destroyed || res.writableEnded) {
       stop();

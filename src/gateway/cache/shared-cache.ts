@@ -19,7 +19,7 @@ import { PROGRESS_REQUEST_HEADER } from '../../core/progress-headers.ts';
 export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced' | 'class'>;
 
 export interface SharedCacheOptions {
-  /** Recent events kept per resource for watch resumption and paging (default 5,000). */
+  /** Recent events kept per resource for watch resumption and paging (default 10,000; kube keeps up to 102,400). */
   ringCapacity?: number;
   /** A resource cache with no watcher and no read for this long is stopped (default 5 min). */
   idleStopMs?: number;
@@ -56,9 +56,11 @@ export interface SharedCache {
    * Starts a tenant watch feeding sink; resolves to a function that ends it, or
    * undefined when the cache does not serve this request. Throws ApiError before
    * any event (bad query, 504 too large resource version); a version older than
-   * the cache's history is not served (the upstream may still have it).
+   * the cache's history is not served (the upstream may still have it). With
+   * requireFresh, neither is one newer than the cache that it cannot prove it
+   * will reach (an upstream that does not bookmark on request).
    */
-  watch(ctx: TenantContext, request: CacheRequest, sink: WatchSink): Promise<(() => void) | undefined>;
+  watch(ctx: TenantContext, request: CacheRequest, sink: WatchSink, requireFresh?: boolean): Promise<(() => void) | undefined>;
   stats(): { resources: number; watchers: number };
   stop(): void;
 }
@@ -111,7 +113,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
     const probe = await upstream.request<KubeList>('GET', `${path}?limit=1`);
     const shape = probe.status === 200 ? shapeOf(path, namespaced, probe.body) : undefined;
     if (!shape || stopped) return undefined;
-    const cache = new ResourceCache({ upstream, listPath: path, ownerRule: shape, ringCapacity: options.ringCapacity ?? 5_000, log });
+    const cache = new ResourceCache({ upstream, listPath: path, ownerRule: shape, ringCapacity: options.ringCapacity ?? 10_000, log });
     const entry = { cache, shape };
     live.set(path, entry);
     return entry;
@@ -190,12 +192,18 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
       return await listTextFromCache({ ...plan, requireFresh, latestUpstreamRv: () => latestUpstreamRv(request.path), ...(requireFresh ? { consistencyWaitMs: 1_000 } : {}) });
     },
 
-    async watch(ctx, request, sink) {
+    async watch(ctx, request, sink, requireFresh = false) {
       const prepared = await prepare(ctx, request);
       if (!prepared) return undefined;
       const { entry, query, predicate } = prepared;
       const { cache, shape } = entry;
       const from = query.resourceVersion;
+      if (from !== undefined && from > cache.currentRv()) {
+        // A version from a forwarded read, or moved by writes to other resources: a Warren
+        // upstream is asked to bookmark the cache's watch; another one may never bring it there.
+        if (cache.notifiesProgress()) void latestUpstreamRv(request.path);
+        else if (requireFresh) return undefined;
+      }
       if (from !== undefined && from > 0) await awaitVersion(cache, from, options.freshnessTimeoutMs ?? 3_000);
       // From here to subscribe() nothing awaits: no event can fall between the replay and the live feed.
       const initial = from === undefined || from === 0 || query.sendInitialEvents === true;
