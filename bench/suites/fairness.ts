@@ -10,8 +10,9 @@
 // gateway, the quiet tenant's latency grows with how many of the noisy
 // tenant's requests are in flight beside it.
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
-import { percentile, msSince } from '../stats.ts';
+import { percentile } from '../stats.ts';
 import type { Suite } from '../suite.ts';
 import { startGatewayStack } from '../targets/gateway-stack.ts';
 import { renderGatewayText, type GatewayRow } from './gateway-report.ts';
@@ -21,16 +22,55 @@ const WARMUP = 200;
 const FLOOD_CONCURRENCY = 200;
 const PATH = '/api/v1/namespaces/default/configmaps';
 
-async function measureQuiet(client: BenchClient): Promise<{ samples: number[]; refused: number }> {
-  const samples: number[] = [];
-  let refused = 0;
-  for (let i = 0; i < QUIET_REQUESTS; i++) {
-    const start = process.hrtime.bigint();
-    const reply = await client.drain(PATH);
-    samples.push(msSince(start));
-    if (reply.status === 429) refused++;
-  }
-  return { samples, refused };
+// Quiet's client runs on its own event loop (a worker thread): in the bench's
+// main thread it would wait behind the flooder's 200 connections, which a
+// real quiet tenant, on another machine, never does. The worker runs
+// `count` sequential LISTs per message and posts back latencies and 429s.
+const QUIET_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+// An eval'd worker does not inherit tsx's loader: register it before importing TypeScript.
+import(workerData.tsxUrl).then((tsx) => { tsx.register(); return import(workerData.clientUrl); }).then(({ clientFromKubeconfig }) => {
+  const client = clientFromKubeconfig(workerData.kubeconfig, 2);
+  parentPort.on('message', async (count) => {
+    if (count === 0) { client.close(); parentPort.close(); return; }
+    const samples = [];
+    let refused = 0;
+    for (let i = 0; i < count; i++) {
+      const start = process.hrtime.bigint();
+      const reply = await client.drain(workerData.path);
+      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+      if (reply.status === 429) refused++;
+    }
+    parentPort.postMessage({ samples, refused });
+  });
+  parentPort.postMessage('ready');
+});
+`;
+
+interface QuietClient {
+  measure(count: number): Promise<{ samples: number[]; refused: number }>;
+  close(): Promise<void>;
+}
+
+async function startQuietClient(kubeconfig: string): Promise<QuietClient> {
+  const worker = new Worker(QUIET_WORKER, { eval: true, workerData: {
+    kubeconfig, path: PATH, clientUrl: new URL('../http-client.ts', import.meta.url).href, tsxUrl: import.meta.resolve('tsx/esm/api'),
+  } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  return {
+    measure: (count) => new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(count);
+    }),
+    async close() {
+      worker.postMessage(0);
+      await new Promise((resolve) => worker.once('exit', resolve));
+    },
+  };
 }
 
 /**
@@ -79,13 +119,13 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
     }
   }
   const [noisy, quiet] = [await stack.createTenant('noisy'), await stack.createTenant('quiet')];
-  const quietClient = clientFromKubeconfig(quiet.kubeconfig, 2);
+  const quietClient = await startQuietClient(quiet.kubeconfig);
   const noisyClient = clientFromKubeconfig(noisy.kubeconfig, FLOOD_CONCURRENCY);
   try {
-    for (let i = 0; i < WARMUP; i++) await quietClient.drain(PATH);
-    const alone = await measureQuiet(quietClient);
+    await quietClient.measure(WARMUP);
+    const alone = await quietClient.measure(QUIET_REQUESTS);
     const flooding = flood(noisyClient);
-    const crowded = await measureQuiet(quietClient);
+    const crowded = await quietClient.measure(QUIET_REQUESTS);
     const codes = await flooding.stop();
     const noisyTotal = [...codes.values()].reduce((a, b) => a + b, 0);
     const p = (s: number[], q: number): number => percentile(s, q);
@@ -105,7 +145,7 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
       note: `${c}: noisy tenant answers by status: ${[...codes].map(([code, n]) => `${code}: ${n}`).join(', ')}`,
     };
   } finally {
-    quietClient.close();
+    await quietClient.close();
     noisyClient.close();
     await stack.stop();
   }
