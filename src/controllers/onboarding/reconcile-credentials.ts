@@ -7,6 +7,7 @@ import '../../pki/certificates.ts'; // side effect: the WebCrypto provider for @
 import * as x509 from '@peculiar/x509';
 import { parse } from 'yaml';
 import type { KubeObject } from '../../core/types.ts';
+import { ApiError } from '../../core/api-error.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
 import { SYSTEM_NAMESPACE } from '../../gateway/state/gateway-secrets.ts';
@@ -60,6 +61,12 @@ export interface CredentialsContext {
   tenantCa: () => Promise<KeyPairPem>;
   gatewayUrl: string;
   gatewayCaPem: string;
+  /**
+   * The tenant never had credentials (a first onboarding): its Secret is almost surely
+   * missing, so it is created without reading it first; on AlreadyExists the Secret is read
+   * and planned against as usual (the certificates made for the guess are dropped).
+   */
+  likelyMissing?: boolean;
 }
 
 export interface CredentialsOutcome {
@@ -69,7 +76,18 @@ export interface CredentialsOutcome {
 
 export async function reconcileCredentials(ctx: CredentialsContext): Promise<CredentialsOutcome> {
   const name = kubeconfigSecretName(ctx.tenantName);
-  const secret = await ctx.client.get(`${SECRETS_PATH}/${name}`);
+  if (ctx.likelyMissing) {
+    const created = await writeCredentials(ctx, undefined);
+    if (created) return created;
+  }
+  const outcome = await writeCredentials({ ...ctx, likelyMissing: false }, await ctx.client.get(`${SECRETS_PATH}/${name}`));
+  if (!outcome) throw new ApiError('InternalError', `secret ${SYSTEM_NAMESPACE}/${name} could not be written`); // not reached: only a create-first write returns none
+  return outcome;
+}
+
+/** Plans against `secret` (undefined: none yet), issues, and writes; undefined when creating met AlreadyExists. */
+async function writeCredentials(ctx: CredentialsContext, secret: KubeObject | undefined): Promise<CredentialsOutcome | undefined> {
+  const name = kubeconfigSecretName(ctx.tenantName);
   const data: Record<string, string> = { ...((secret?.data ?? {}) as Record<string, string>) };
   const existing = new Map<string, IssuedCredential>();
   for (const [key, value] of Object.entries(data)) {
@@ -102,7 +120,14 @@ export async function reconcileCredentials(ctx: CredentialsContext): Promise<Cre
     data,
   };
   // The Secret was just read: compare against that copy rather than GET it again.
-  if (!secret) await ensureObject(ctx.client, SECRETS_PATH, desired, { likelyMissing: true });
+  if (!secret && ctx.likelyMissing) {
+    try {
+      await ctx.client.create(SECRETS_PATH, desired);
+    } catch (err) {
+      if (err instanceof ApiError && err.reason === 'AlreadyExists') return undefined;
+      throw err;
+    }
+  } else if (!secret) await ensureObject(ctx.client, SECRETS_PATH, desired, { likelyMissing: true });
   else if (driftOf(secret, desired).length > 0) await ctx.client.update(`${SECRETS_PATH}/${name}`, mergeOwned(secret, desired));
   return { plan, secretRef: { namespace: SYSTEM_NAMESPACE, name } };
 }

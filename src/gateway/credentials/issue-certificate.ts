@@ -47,11 +47,26 @@ function positiveSerial(): string {
   return bytes.toString('hex');
 }
 
+// The CA parsed and its key imported once per CA object, not per certificate: onboarding
+// issues one per tenant user, and parsing and importing were ~15% of `warren serve` CPU
+// when onboarding 1,000 tenants. Keyed by the object, so a rotated CA is a new entry.
+const parsedCas = new WeakMap<KeyPairPem, Promise<{ caCert: x509.X509Certificate; caKey: webcrypto.CryptoKey; aki: x509.Extension }>>();
+
+function parsedCa(ca: KeyPairPem): Promise<{ caCert: x509.X509Certificate; caKey: webcrypto.CryptoKey; aki: x509.Extension }> {
+  let parsed = parsedCas.get(ca);
+  if (!parsed) {
+    const caCert = new x509.X509Certificate(ca.certPem);
+    parsed = Promise.all([importPkcs8(ca.keyPem), x509.AuthorityKeyIdentifierExtension.create(caCert, false)]).then(([caKey, aki]) => ({ caCert, caKey, aki }));
+    parsedCas.set(ca, parsed);
+    parsed.catch(() => parsedCas.delete(ca));
+  }
+  return parsed;
+}
+
 export async function issueTenantUserCertificate(options: TenantUserCertificateOptions): Promise<TenantUserCertificate> {
   assertTenantId(options.tenantId);
   if (options.user === '') throw new TypeError('a tenant user certificate needs a user name');
-  const caCert = new x509.X509Certificate(options.ca.certPem);
-  const caKey = await importPkcs8(options.ca.keyPem);
+  const { caCert, caKey, aki } = await parsedCa(options.ca);
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   // X.509 times have whole seconds: floor here so the certificate says exactly what we report.
   const notBefore = new Date(Math.floor((options.notBefore ?? new Date()).getTime() / 1000) * 1000);
@@ -71,7 +86,7 @@ export async function issueTenantUserCertificate(options: TenantUserCertificateO
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth], false),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert, false),
+      aki,
     ],
   });
   const keyPem = toPem(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');

@@ -8,9 +8,11 @@ import { reconcileTenant, type OnboardingDeps } from '../../../../src/controller
 import { ensureObject } from '../../../../src/controllers/onboarding/ensure-object.ts';
 import { createOwnWrites } from '../../../../src/controllers/onboarding/own-writes.ts';
 import { createPlatformIdsSource } from '../../../../src/controllers/onboarding/platform-ids-source.ts';
+import { platformIds } from '../../../../src/controllers/onboarding/assign-id.ts';
 import { TENANTS_PATH, type Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../../../src/core/tenancy/tenant-id.ts';
 import { fakeClient, type FakeClient } from './fake-client.ts';
+import type { KubeObject } from '../../../../src/core/types.ts';
 
 let ca: KeyPairPem;
 before(async () => { ca = await createCa('test-tenant-ca'); });
@@ -102,6 +104,64 @@ describe('reconcileTenant request economy', () => {
   });
 });
 
+describe('reconcileTenant first-onboarding shortcuts', () => {
+  const secretPath = '/api/v1/namespaces/warren-system/secrets/tenant-acme-kubeconfigs';
+
+  it('a tenant given a fresh id: no read of its Secret, and usage counted from the namespaces it just created', async () => {
+    const { client, reads } = counted();
+    put(client, { metadata: { name: 'acme' }, spec: { users: [{ name: 'al', admin: true }] } });
+    await reconcileTenant(depsFor(client), 'acme');
+    const id = stored(client, 'acme').status?.id ?? '';
+    assert.deepEqual(reads.filter((r) => !r.startsWith(`get ${TENANTS_PATH}/`)), ['list /api/v1/namespaces'], 'only the Tenant and the platform ids (one LIST) are read');
+    assert.deepEqual(stored(client, 'acme').status?.usage, { namespaces: 4 });
+    // The same count as the LIST it replaces.
+    assert.equal((await client.list('/api/v1/namespaces', `${TENANT_LABEL}=${id}`)).length, 4);
+    assert.ok(client.objects.has(secretPath));
+  });
+
+  it('a tenant whose id was asked for (it may have existed before) still counts its namespaces', async () => {
+    const { client, reads } = counted();
+    client.objects.set('/api/v1/namespaces/acme01-leftover', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'acme01-leftover', labels: { [TENANT_LABEL]: 'acme01' } } });
+    put(client, { metadata: { name: 'acme' }, spec: { id: 'acme01', users: [{ name: 'al', admin: true }] } });
+    await reconcileTenant(depsFor(client), 'acme');
+    assert.ok(reads.includes('list /api/v1/namespaces'));
+    assert.deepEqual(stored(client, 'acme').status?.usage, { namespaces: 5 });
+  });
+
+  it('a Secret already there (status lost): create-first meets AlreadyExists and keeps the certificates it holds', async () => {
+    const first = counted();
+    put(first.client, { metadata: { name: 'acme' }, spec: { id: 'acme01', users: [{ name: 'al', admin: true }] } });
+    await reconcileTenant(depsFor(first.client), 'acme');
+    const secret = structuredClone(first.client.objects.get(secretPath)!);
+
+    const again = counted();
+    again.client.objects.set(secretPath, secret);
+    put(again.client, { metadata: { name: 'acme' }, spec: { id: 'acme01', users: [{ name: 'al', admin: true }] } });
+    await reconcileTenant(depsFor(again.client), 'acme');
+    assert.ok(again.reads.includes(`get ${secretPath}`), 'read after AlreadyExists');
+    assert.deepEqual(again.client.objects.get(secretPath)?.data, secret.data, 'the certificate already issued is kept');
+    assert.equal(stored(again.client, 'acme').status?.phase, 'Ready');
+  });
+
+  it('the echo is known from the informer\'s resourceVersion without reading the Tenant', async () => {
+    const { client, reads } = counted();
+    const ownWrites = createOwnWrites();
+    let informerRv: string | undefined;
+    const deps = depsFor(client, { ownWrites, informerResourceVersion: () => informerRv });
+    put(client, { metadata: { name: 'acme' }, spec: { id: 'acme01', users: [{ name: 'al', admin: true }] } });
+    const first = await reconcileTenant(deps, 'acme');
+    reads.length = 0;
+    informerRv = stored(client, 'acme').metadata.resourceVersion;
+    const echo = await reconcileTenant(deps, 'acme');
+    assert.deepEqual(reads, [], 'nothing read');
+    assert.ok(echo.requeueAfterMs !== undefined && first.requeueAfterMs !== undefined && echo.requeueAfterMs <= first.requeueAfterMs);
+    // An informer still behind our write: read, and the read finds the echo.
+    informerRv = '1';
+    await reconcileTenant(deps, 'acme');
+    assert.deepEqual(reads, [`get ${TENANTS_PATH}/acme`]);
+  });
+});
+
 describe('createOwnWrites', () => {
   const cases: { name: string; at: number; rv: string; requeue: number | undefined; want: { requeueAfterMs?: number } | undefined }[] = [
     { name: 'the echo, right away', at: 0, rv: '5', requeue: 60_000, want: { requeueAfterMs: 60_000 } },
@@ -150,6 +210,25 @@ describe('createPlatformIdsSource', () => {
     now = 1_000;
     assert.ok((await source()).has('zzzzzz'));
     assert.equal(reads.length, 2);
+  });
+
+  it('lists only namespaces without the tenant label, and finds the same ids as over every namespace', async () => {
+    const client = fakeClient();
+    const selectors: Array<string | undefined> = [];
+    const list = client.list;
+    client.list = async (p, sel) => { selectors.push(sel); return list(p, sel); };
+    const namespaces: KubeObject[] = [
+      { metadata: { name: 'calico-system' } },
+      { metadata: { name: 'kube-system' } },
+      { metadata: { name: 'abcdef-default', labels: { [TENANT_LABEL]: 'abcdef' } } },
+      { metadata: { name: 'ghijkl-app', labels: { [TENANT_LABEL]: 'ghijkl', other: 'x' } } },
+      { metadata: { name: 'mnopqr-tools', labels: { team: 'ops' } } },
+    ];
+    for (const ns of namespaces) client.objects.set(`/api/v1/namespaces/${ns.metadata.name}`, ns);
+    const ids = await createPlatformIdsSource(client)();
+    assert.deepEqual(selectors, [`!${TENANT_LABEL}`]);
+    assert.deepEqual([...ids].sort(), [...platformIds(namespaces, TENANT_LABEL)].sort());
+    assert.deepEqual([...ids].sort(), ['calico', 'mnopqr', 'warren']);
   });
 
   it('a failed LIST is not reused', async () => {

@@ -10,21 +10,22 @@ import { fakeClient, type FakeClient } from './fake-client.ts';
 let ca: KeyPairPem;
 before(async () => { ca = await createCa('test-tenant-ca'); });
 
-function world(tenants: Tenant[]): { client: FakeClient; deps: OnboardingDeps; events: string[] } {
+function world(tenants: Tenant[]): { client: FakeClient; deps: OnboardingDeps; events: string[]; messages: string[] } {
   const client = fakeClient();
   for (const t of tenants) client.objects.set(`${TENANTS_PATH}/${t.metadata.name ?? ''}`, { ...t, metadata: { generation: 1, resourceVersion: '1', ...t.metadata } });
   const events: string[] = [];
+  const messages: string[] = [];
   const deps: OnboardingDeps = {
     client,
     tenants: () => [...client.objects.entries()].filter(([p]) => p.startsWith(`${TENANTS_PATH}/`)).map(([, o]) => o as Tenant),
     reserved: new Set(),
-    record: async (_t, type, reason) => { events.push(`${type} ${reason}`); },
+    record: async (_t, type, reason, message) => { events.push(`${type} ${reason}`); messages.push(`${type} ${reason}: ${message}`); },
     tenantCa: async () => ca,
     gatewayUrl: 'https://127.0.0.1:6443',
     gatewayCaPem: ca.certPem,
     now: () => new Date(),
   };
-  return { client, deps, events };
+  return { client, deps, events, messages };
 }
 const stored = (client: FakeClient, name: string): Tenant => client.objects.get(`${TENANTS_PATH}/${name}`) as Tenant;
 const ready = (t: Tenant) => t.status?.conditions?.find((c) => c.type === 'Ready');
@@ -44,11 +45,35 @@ describe('reconcileTenant', () => {
     assert.ok(client.objects.has('/api/v1/namespaces/acme01-default'));
     assert.ok(client.objects.has('/api/v1/namespaces/warren-system/secrets/tenant-acme-kubeconfigs'));
     assert.ok(result.requeueAfterMs !== undefined && result.requeueAfterMs > 0, 'rotation is scheduled');
-    for (const e of ['Normal IdAssigned', 'Normal CredentialsIssued', 'Normal Ready']) assert.ok(events.includes(e), e);
+    assert.deepEqual(events, ['Normal Ready'], 'a first onboarding reports its steps in its Ready event');
 
     const writes = client.writes.length;
     await reconcileTenant(deps, 'acme');
     assert.deepEqual(client.writes.slice(writes), []);
+  });
+
+  it('a first onboarding writes one Ready Event that names every step', async () => {
+    const { deps, messages } = world([{ metadata: { name: 'acme' }, spec: { users: [{ name: 'al', admin: true }, { name: 'bo' }] } }]);
+    await reconcileTenant(deps, 'acme');
+    assert.equal(messages.length, 1);
+    assert.match(messages[0]!, /^Normal Ready: tenant acme is ready \(id ([a-z][a-z0-9]{5})\): assigned id \1; namespaces default, kube-system, kube-public, kube-node-lease ensured; cluster roles and the tenant-admins binding ensured; certificate for user al issued \(new\); certificate for user bo issued \(new\)$/);
+  });
+
+  it('a first onboarding that fails writes the steps it did one by one, then the failure', async () => {
+    const { client, deps, events } = world([{ metadata: { name: 'acme' }, spec: { users: [{ name: 'al', admin: true }] } }]);
+    deps.tenantCa = async () => { throw new Error('tenant CA unavailable'); };
+    await assert.rejects(reconcileTenant(deps, 'acme'), /tenant CA unavailable/);
+    assert.deepEqual(events, ['Normal IdAssigned', 'Normal NamespacesReady', 'Normal RbacReady', 'Warning ReconcileFailed']);
+    assert.equal(ready(stored(client, 'acme'))?.reason, 'ReconcileFailed');
+  });
+
+  it('after the first onboarding, a repair gets an Event of its own', async () => {
+    const { client, deps, events } = world([{ metadata: { name: 'acme' }, spec: { id: 'acme01', users: [{ name: 'al', admin: true }] } }]);
+    await reconcileTenant(deps, 'acme');
+    events.length = 0;
+    client.objects.delete('/api/v1/namespaces/acme01-kube-public');
+    await reconcileTenant(deps, 'acme');
+    assert.deepEqual(events, ['Normal NamespacesReady']);
   });
 
   it('an invalid spec gets Ready=False InvalidSpec and nothing upstream', async () => {
