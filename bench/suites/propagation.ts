@@ -1,18 +1,21 @@
 // The propagation engine under load (issue 5 "Performance"): Deployments
 // written upstream for one tenant, duplicated by a PropagationPolicy to 10
 // member apiservers; per (member, object) the time from the template write to
-// its first ADDED on that member, the time until everything is applied,
+// its first ADDED on that member. Two kinds of load: paced (1,000 templates at
+// a steady rate: per-template latency, the 1 s goal, as Karmada measured its
+// own) and burst (all at once: the time until everything is applied,
 // scheduling decisions per second, and fairness: a second tenant's single
-// template written while the first tenant's 10,000 are in flight.
+// template written while the first tenant's 10,000 are in flight).
 import { percentile } from '../stats.ts';
-import { expectStatus, runConcurrent } from '../load.ts';
+import { runConcurrent } from '../load.ts';
 import type { BenchClient } from '../http-client.ts';
 import { clientFromKubeconfig } from '../http-client.ts';
 import type { Suite } from '../suite.ts';
-import type { ReadyTenant } from '../targets/gateway-stack.ts';
-import { allowMembers, ensureTenantPlacement, startPropagationStack, type PropagationStack } from '../propagation-stack.ts';
+import { startPropagationStack, type PropagationStack } from '../propagation-stack.ts';
 import { nowMs, watchArrivals, watchFirst } from '../propagation-watch.ts';
 import { renderPropagationText, writePropagationSection, type PropagationRow } from '../propagation-report.ts';
+import { latenciesOf, placeTenant, probe, writeTemplate, type Placed } from '../propagation-templates.ts';
+import { pacedLabel, pacedScenario } from '../propagation-paced.ts';
 
 const MEMBERS = 10;
 const WRITERS = 16;
@@ -20,45 +23,6 @@ const WRITERS = 16;
 const SCENARIO_CAP_MS = 180_000;
 /** Fairness probes: tenant B writes one template when tenant A's writes reach these fractions. */
 const PROBE_AT = [0.25, 0.5, 0.75, 1];
-const TENANT_LABEL = 'tenancy.warren.dev/tenant';
-
-function deployment(tenantId: string, namespace: string, name: string): string {
-  return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'Deployment',
-    metadata: { name, namespace, labels: { [TENANT_LABEL]: tenantId, app: name } },
-    spec: {
-      replicas: 1, selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    },
-  });
-}
-
-interface Placed { tenant: ReadyTenant; upstreamNs: string }
-
-async function placeTenant(p: PropagationStack, tenant: ReadyTenant, ns: string): Promise<Placed> {
-  await allowMembers(p.host, tenant.name, p.members.map((m) => m.name));
-  await ensureTenantPlacement(tenant, ns, p.members.map((m) => m.name));
-  return { tenant, upstreamNs: `${tenant.id}-${ns}` };
-}
-
-async function writeTemplate(host: BenchClient, placed: Placed, name: string): Promise<number> {
-  const t = nowMs();
-  expectStatus(await host.request('POST', `/apis/apps/v1/namespaces/${placed.upstreamNs}/deployments`, deployment(placed.tenant.id, placed.upstreamNs, name)), 201);
-  return t;
-}
-
-/** One template of tenant B, timed from its write to its arrival on every member. */
-async function probe(p: PropagationStack, memberClients: BenchClient[], placed: Placed, name: string): Promise<number> {
-  const arrivals = await watchArrivals(memberClients, placed.upstreamNs);
-  try {
-    const t = await writeTemplate(p.host, placed, name);
-    await arrivals.waitForAll([name], SCENARIO_CAP_MS);
-    return Math.max(...arrivals.at.map((m) => (m.get(name) ?? NaN) - t));
-  } finally {
-    arrivals.close();
-  }
-}
-
 async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Placed, b: Placed | undefined, count: number, log: (m: string) => void): Promise<{ rows: PropagationRow[]; notes: string[] }> {
   const label = `${count.toLocaleString('en-US')} templates`;
   const names = Array.from({ length: count }, (_, i) => `web-${String(i).padStart(5, '0')}`);
@@ -76,7 +40,7 @@ async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Pl
       if (nowMs() - start > SCENARIO_CAP_MS) return; // the cap holds for the write phase too
       written.set(name, await writeTemplate(p.host, a, name));
       done++;
-      if (b && PROBE_AT.some((f) => Math.floor(f * count) === done)) probes.push(probe(p, memberClients, b, `probe-${count}-${done}`));
+      if (b && PROBE_AT.some((f) => Math.floor(f * count) === done)) probes.push(probe(p.host, memberClients, b, `probe-${count}-${done}`, SCENARIO_CAP_MS));
     });
     const writesPerSecond = (written.size / writes.elapsedMs) * 1000;
     log(`propagation: ${label}: ${written.size} written in ${(writes.elapsedMs / 1000).toFixed(1)} s (${writesPerSecond.toFixed(0)}/s)`);
@@ -91,14 +55,7 @@ async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Pl
     }
     const arrived = arrivals.at.flatMap((m) => [...m.values()]);
     const lastArrival = arrived.length > 0 ? Math.max(...arrived) : NaN;
-    const pairs: number[] = [];
-    const perTemplate: number[] = [];
-    for (const name of names) {
-      const t = written.get(name) ?? NaN;
-      const each = arrivals.at.map((m) => (m.get(name) ?? NaN) - t).filter((x) => !Number.isNaN(x));
-      pairs.push(...each);
-      if (each.length === MEMBERS) perTemplate.push(Math.max(...each));
-    }
+    const { pairs, perTemplate } = latenciesOf(names, written, arrivals);
     const scheduled = [...(bindings.at[0]?.values() ?? [])];
     const decisionsPerSecond = scheduled.length === 0 ? 0 : scheduled.length / ((Math.max(...scheduled) - start) / 1000);
     const allMs = lastArrival - start;
@@ -109,8 +66,8 @@ async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Pl
       { scenario: label, metric: 'write -> applied on a member, p50 (per member, object)', unit: 'ms', value: percentile(pairs, 50) },
       { scenario: label, metric: 'write -> applied on a member, p99 (per member, object)', unit: 'ms', value: percentile(pairs, 99) },
       { scenario: label, metric: 'write -> applied on all 10 members, p50 (per template)', unit: 'ms', value: percentile(perTemplate, 50) },
-      { scenario: label, metric: 'write -> applied on all 10 members, p99 (per template)', unit: 'ms', value: percentile(perTemplate, 99),
-        ...(count === 1_000 ? { goal: '< 1,000 ms', pass: complete && percentile(perTemplate, 99) < 1_000 } : {}) },
+      // No goal here: under a burst this is the time to drain the backlog; the 1 s goal is judged on the paced load.
+      { scenario: label, metric: 'write -> applied on all 10 members, p99 (per template)', unit: 'ms', value: percentile(perTemplate, 99) },
       { scenario: label, metric: `first write -> all ${count * MEMBERS} applied`, unit: 's', value: complete ? allMs / 1000 : NaN,
         ...(count === 10_000 ? { goal: '< 60 s', pass: complete && allMs < 60_000 } : {}) },
       { scenario: label, metric: 'applied pairs per second (first write -> last applied)', unit: '/s', value: arrived.length === 0 ? 0 : pairs.length / (allMs / 1000) },
@@ -128,54 +85,86 @@ async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Pl
   }
 }
 
-/** The suite over these template counts; the fairness probes run in the largest. */
-export function makePropagationSuite(counts: readonly number[]): Suite {
-  const largest = Math.max(...counts);
+/** A paced rate or a burst size; each runs on its own fresh stack. */
+export type PropagationScenario = { kind: 'paced'; count: number; rate: number } | { kind: 'burst'; count: number };
+
+const scenarioId = (s: PropagationScenario): string => (s.kind === 'paced' ? `paced-${s.rate}` : `burst-${s.count}`);
+
+/** The suite over these scenarios; the fairness probes run in the largest burst, the 1 s goal is judged at GOAL_RATE. */
+export function makePropagationSuite(all: readonly PropagationScenario[]): Suite {
   return { name: 'propagation', method: 'see the Propagation section of docs/benchmarks.md', run: async (env) => {
+    // PROPAGATION_SCENARIOS=paced-10,burst-1000 runs some (scenario ids); such a partial run leaves docs/benchmarks.md alone.
+    const only = process.env.PROPAGATION_SCENARIOS?.split(',').map((x) => x.trim()).filter(Boolean);
+    const scenarios = only ? all.filter((s) => only.includes(scenarioId(s))) : all;
+    const largest = Math.max(...scenarios.filter((s) => s.kind === 'burst').map((s) => s.count));
     const started = nowMs();
     const rows: PropagationRow[] = [];
     const notes: string[] = [];
+    const underGoal: number[] = [];
     // A fresh stack per scenario: a backlog left by one must not be billed to the next.
-    for (const count of counts) {
+    for (const s of scenarios) {
       const p = await startPropagationStack({ repoRoot: env.repoRoot, members: MEMBERS, engineNodeFlags: env.serverNodeFlags, log: env.log });
       const memberClients = p.members.map((m) => clientFromKubeconfig(m.kubeconfig, 2));
       try {
         const [tenantA, tenantB] = [await p.stack.createTenant('bench-a'), await p.stack.createTenant('bench-b')];
         const b = await placeTenant(p, tenantB, 'probes');
         const a = await placeTenant(p, tenantA, 'load');
-        const label = `${count.toLocaleString('en-US')} templates`;
-        const idle = await probe(p, memberClients, b, 'probe-idle');
+        const label = s.kind === 'paced' ? pacedLabel(s.count, s.rate) : `${s.count.toLocaleString('en-US')} templates`;
+        // Also the warm-up: the engine's first template on a stack opens its member connections and watches.
+        const idle = await probe(p.host, memberClients, b, 'probe-idle', SCENARIO_CAP_MS);
         rows.push({ scenario: label, metric: 'idle engine: single template -> all 10 members', unit: 'ms', value: idle });
-        const result = await scenario(p, memberClients, a, count === largest ? b : undefined, count, env.log);
-        rows.push(...result.rows);
-        notes.push(...result.notes);
-        const worst = result.rows.find((r) => r.metric.startsWith("other tenant's"));
-        if (worst) {
-          const delay = worst.value - idle;
-          rows.push({ scenario: label, metric: "other tenant's template: delay over idle", unit: 'ms', value: delay, goal: '<= 1,000 ms', pass: delay <= 1_000 });
+        if (s.kind === 'paced') {
+          const result = await pacedScenario(p, memberClients, a, { count: s.count, rate: s.rate, drainMs: PACED_DRAIN_MS, goal: s.rate === GOAL_RATE, log: env.log });
+          rows.push(...result.rows);
+          notes.push(...result.notes);
+          if (result.p99 < 1_000) underGoal.push(s.rate);
+        } else {
+          const result = await scenario(p, memberClients, a, s.count === largest ? b : undefined, s.count, env.log);
+          rows.push(...result.rows);
+          notes.push(...result.notes);
+          const worst = result.rows.find((r) => r.metric.startsWith("other tenant's"));
+          if (worst) {
+            const delay = worst.value - idle;
+            rows.push({ scenario: label, metric: "other tenant's template: delay over idle", unit: 'ms', value: delay, goal: '<= 1,000 ms', pass: delay <= 1_000 });
+          }
         }
         notes.push(`${label}: engine process (warren serve) peak RSS ${(p.stack.gateway.memory().peakKiB / 1024).toFixed(0)} MiB; host apiserver peak RSS ${(p.stack.upstream.process.memory().peakKiB / 1024).toFixed(0)} MiB`);
       } finally {
         for (const c of memberClients) c.close();
         await p.stop();
       }
+      if (s.kind === 'paced' && scenarios.indexOf(s) === scenarios.map((x) => x.kind).lastIndexOf('paced')) {
+        const swept = scenarios.filter((x) => x.kind === 'paced').map((x) => (x as { rate: number }).rate);
+        rows.push({ scenario: `1,000 templates paced at ${swept.join(', ')}/s`, metric: 'highest swept rate with per-template p99 < 1 s', unit: '/s', value: underGoal.length > 0 ? Math.max(...underGoal) : NaN });
+      }
     }
     const seconds = (nowMs() - started) / 1000;
     process.stdout.write(`\nPropagation (${MEMBERS} members, Duplicated)\n${renderPropagationText(rows)}\n`);
-    const path = writePropagationSection(env.repoRoot, { rows, method: PROPAGATION_METHOD, notes, seconds });
     const goals = rows.filter((r) => r.pass !== undefined);
-    return { rows: [], notes: [...notes, `${goals.filter((r) => !r.pass).length} of ${goals.length} goals failed; table above and in ${path}`] };
+    const failed = `${goals.filter((r) => !r.pass).length} of ${goals.length} goals failed`;
+    if (only) return { rows: [], notes: [...notes, `${failed}; partial run (PROPAGATION_SCENARIOS): docs/benchmarks.md not written`] };
+    const path = writePropagationSection(env.repoRoot, { rows, method: PROPAGATION_METHOD, notes, seconds });
+    return { rows: [], notes: [...notes, `${failed}; table above and in ${path}`] };
   } };
 }
 
-export const propagationSuite = makePropagationSuite([1_000, 10_000]);
+/** Paced rates (templates/s) for 1,000 templates, then the bursts; GOAL_RATE carries the 1 s goal. */
+const GOAL_RATE = 10;
+const PACED_DRAIN_MS = 60_000;
+const PACED_RATES = [10, 25, 50];
+export const propagationSuite = makePropagationSuite([
+  ...PACED_RATES.map((rate) => ({ kind: 'paced' as const, count: 1_000, rate })),
+  { kind: 'burst', count: 1_000 },
+  { kind: 'burst', count: 10_000 },
+]);
 
 const PROPAGATION_METHOD = [
   `Each server in its own process: a fresh host \`warren apiserver\`, \`warren serve --upstream-kubeconfig\` on it (gateway, onboarding, cluster controller and the propagation engine: the process under test) and ${MEMBERS} member \`warren apiserver\`s without the workload simulator, registered as Clusters as \`warren up\` does; the bench waits until every Cluster is Ready.`,
-  'Two tenants made with `warren tenant create`; each creates a namespace and a PropagationPolicy (all Deployments, clusterAffinity.clusterNames = all members, Duplicated) through the gateway as the tenant.',
-  `Templates are POSTed straight to the host apiserver in the tenant's upstream namespace with the tenant label, by ${WRITERS} concurrent writers, as fast as the host takes them: this measures the engine, not the gateway's write path. Latencies therefore include queueing behind the burst.`,
+  'Two tenants made with `warren tenant create`; each creates a namespace and a PropagationPolicy (all Deployments, clusterAffinity.clusterNames = all members, Duplicated) through the gateway as the tenant. Tenant B\'s single "idle" template, timed, is the first on each stack (it also opens the engine\'s member connections and watches).',
   '"Applied on a member" = the first ADDED seen by a watch on that member (Deployments with karmada.io/managed=true in the namespace); latency = that moment - the moment the template POST was sent, both read in the bench process. Per-template figures take the slowest of the 10 members.',
-  'Scheduling decisions per second = ResourceBindings whose spec.clusters became non-empty (watched on the host) / (first write -> last such binding).',
-  `Fairness: tenant B writes one template when tenant A's 10,000 writes reach ${PROBE_AT.map((f) => `${f * 100}%`).join(', ')}; the worst B latency is compared with B's latency on an idle engine.`,
-  `Each scenario runs on a fresh stack and is cut off ${SCENARIO_CAP_MS / 1000} s after its first write (writes included); figures are then over what arrived, and the goal rows fail.`,
+  `Paced: 1,000 Deployments POSTed straight to the host apiserver at a steady rate, open loop (each write leaves at its due time, answered or not), swept over ${PACED_RATES.join(', ')}/s. Each template's latency is then its own trip through the engine, not its place in a backlog. This is how Karmada's published figure was taken (distribution p99 1.3 s, push mode, 100 clusters: ClusterLoader2 created its Deployments with tuningSet qps 0.1, karmada.io/blog/2022/10/26/test-report), so the goal "distribution p99 under 1 s at 1,000 templates" is judged here, at ${GOAL_RATE}/s (the slowest rate swept, still 100x Karmada's pace); "write -> binding scheduled" is the first binding event with spec.clusters set, the detector/scheduler's share. The highest swept rate that keeps p99 under 1 s is reported too.`,
+  `Burst: the same Deployments written by ${WRITERS} concurrent writers as fast as the host takes them: this measures throughput (the 10,000 x 10 in 60 s goal), and its latencies are mostly queueing behind the burst (its per-template p99 is the time to drain the backlog, kept beside the paced figure, no goal). Scheduling decisions per second = ResourceBindings whose spec.clusters became non-empty (watched on the host) / (first write -> last such binding).`,
+  'Templates go straight to the host apiserver in the tenant\'s upstream namespace with the tenant label: this measures the engine, not the gateway\'s write path.',
+  `Fairness: tenant B writes one template when tenant A's 10,000 burst writes reach ${PROBE_AT.map((f) => `${f * 100}%`).join(', ')}; the worst B latency is compared with B's latency on an idle engine.`,
+  `Each scenario runs on a fresh stack. A burst is cut off ${SCENARIO_CAP_MS / 1000} s after its first write (writes included), a paced run ${PACED_DRAIN_MS / 1000} s after its last; figures are then over what arrived, and the goal rows fail.`,
 ];
