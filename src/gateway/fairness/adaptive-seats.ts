@@ -27,10 +27,13 @@ export function createAdaptiveSeats(options: AdaptiveSeatsOptions = {}): Adaptiv
   const armProbeDeadline = (): void => {
     const deadline = limit.probeDeadline();
     if (deadline === undefined || timer) return;
+    // Timers have millisecond granularity and may fire a fraction early against the
+    // sub-millisecond clock: round up, and arm again if the probe is not yet overdue.
     timer = setTimeout(() => {
       timer = undefined;
       if (limit.advance()) wake();
-    }, Math.max(0, deadline - now()));
+      else armProbeDeadline();
+    }, Math.max(0, Math.ceil(deadline - now()) + 1));
     // The server keeps the process alive, not a probe's deadline.
     timer.unref();
   };
