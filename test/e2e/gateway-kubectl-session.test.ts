@@ -14,6 +14,7 @@ import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { kubectl, kubectlPath, type KubectlResult } from '../helpers/kubectl.ts';
+import { eventually } from '../helpers/poll.ts';
 import { REPO_ROOT } from '../helpers/warren-process.ts';
 import { startGatewayProcess, type GatewayUp as Up } from '../helpers/gateway-process.ts';
 
@@ -179,7 +180,18 @@ for (const version of VERSIONS) {
       assert.equal(ok(await kn(['patch', 'deployment', 'nginx', '--type', 'strategic', '-p', strategic]), 'smp'), 'deployment.apps/nginx patched\n');
       assert.equal(ok(await kn(['patch', 'deployment', 'nginx', '--type', 'merge', '-p', '{"metadata":{"labels":{"merged":"yes"}}}']), 'merge'), 'deployment.apps/nginx patched\n');
       assert.equal(ok(await kn(['patch', 'deployment', 'nginx', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/replicas","value":2}]']), 'json'), 'deployment.apps/nginx patched\n');
-      assert.equal(ok(await kn(['patch', 'deployment', 'nginx', '--type', 'merge', '-p', '{"metadata":{"labels":{"merged":"yes"}}}']), 'noop'), 'deployment.apps/nginx patched (no change)\n');
+      // kubectl says "(no change)" when the object it read before patching equals the answer. The
+      // workload simulator writes the Deployment's status after the scale above: let it settle first,
+      // and read again if a status write still fell between kubectl's GET and its PATCH.
+      await eventually(async () => {
+        const d = JSON.parse(ok(await kn(['get', 'deployment', 'nginx', '-o', 'json']), 'settle'));
+        return d.status?.observedGeneration === d.metadata.generation && d.status?.replicas === 2 && d.status?.readyReplicas === 2;
+      }, 'the Deployment to settle at 2 replicas', { timeoutMs: 30_000, intervalMs: 250 });
+      let noop = '';
+      for (let attempt = 0; attempt < 3 && noop !== 'deployment.apps/nginx patched (no change)\n'; attempt++) {
+        noop = ok(await kn(['patch', 'deployment', 'nginx', '--type', 'merge', '-p', '{"metadata":{"labels":{"merged":"yes"}}}']), 'noop');
+      }
+      assert.equal(noop, 'deployment.apps/nginx patched (no change)\n');
       const dep = JSON.parse(ok(await kn(['get', 'deployment', 'nginx', '-o', 'json']), 'get'));
       assert.equal(dep.spec.template.spec.containers.length, 1);
       assert.equal(dep.spec.template.spec.containers[0].image, 'nginx:1.27');
