@@ -26,6 +26,11 @@ export interface AssignIdInput {
   tenant: Tenant;
   /** Every Tenant the controller knows of, this one included. */
   all: Iterable<Tenant>;
+  /**
+   * The Tenants holding an id (in status.id or spec.id), from an index: when given, `all` is
+   * not scanned. A scan per new tenant made onboarding n tenants O(n²) (0.7 s of CPU at 1,000).
+   */
+  holders?: (id: string) => Iterable<Tenant>;
   /** Ids handed out by this process and maybe not yet seen in `all`. */
   reserved: ReadonlySet<string>;
   /**
@@ -40,24 +45,20 @@ export function decideTenantId(input: AssignIdInput): IdDecision {
   const { tenant } = input;
   const name = tenant.metadata.name ?? '';
   if (tenant.status?.id) return { kind: 'keep', id: tenant.status.id };
-  const others = [...input.all].filter((t) => t.metadata.name !== name);
+  const holders = input.holders ?? ((id: string) => [...input.all].filter((t) => t.status?.id === id || t.spec?.id === id));
+  const otherHolders = (id: string): Tenant[] => [...holders(id)].filter((t) => t.metadata.name !== name);
   const wanted = tenant.spec?.id;
   if (wanted && input.platform?.has(wanted)) return { kind: 'conflict', id: wanted, holder: 'the platform (upstream namespaces already use this prefix)' };
   if (wanted) {
-    const claimants = others.filter((t) => t.status?.id === wanted || t.spec?.id === wanted);
+    const claimants = otherHolders(wanted);
     // The same rule as the gateway's directory, so both agree who holds the id.
     const holder = claimants.length ? pickTenant([tenant, ...claimants], wanted) : tenant;
     if (holder && holder.metadata.name !== name) return { kind: 'conflict', id: wanted, holder: holder.metadata.name ?? '' };
     return { kind: 'assign', id: wanted };
   }
-  const taken = new Set([...input.reserved, ...(input.platform ?? [])]);
-  for (const t of others) {
-    if (t.status?.id) taken.add(t.status.id);
-    if (t.spec?.id) taken.add(t.spec.id);
-  }
   for (;;) {
     const id = generateTenantId(input.random);
-    if (isTenantId(id) && !taken.has(id)) return { kind: 'assign', id };
+    if (isTenantId(id) && !input.reserved.has(id) && !input.platform?.has(id) && otherHolders(id).length === 0) return { kind: 'assign', id };
   }
 }
 

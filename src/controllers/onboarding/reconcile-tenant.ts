@@ -27,6 +27,8 @@ export interface OnboardingDeps {
   client: ObjectClient;
   /** Every Tenant known (the informer's store), for id uniqueness. */
   tenants: () => Iterable<Tenant>;
+  /** The known Tenants holding an id (an informer index); default: a scan of tenants(). */
+  tenantsWithId?: (id: string) => Iterable<Tenant>;
   /** Ids this process assigned; kept until the Tenant holding one is gone. */
   reserved: Set<string>;
   record: (tenant: Tenant, type: EventType, reason: string, message: string) => Promise<void>;
@@ -96,6 +98,7 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     : deps.platformIds ? await deps.platformIds() : platformIds(await deps.client.list('/api/v1/namespaces'), TENANT_LABEL);
   const decision = decideTenantId({
     tenant, all: deps.tenants(), reserved: deps.reserved, ...(platform ? { platform } : {}), ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.tenantsWithId ? { holders: deps.tenantsWithId } : {}),
   });
   if (decision.kind === 'conflict') {
     const message = `id ${decision.id} is already held by tenant ${decision.holder}`;

@@ -18,6 +18,8 @@ import { createOwnWrites } from './own-writes.ts';
 import { shrinkToIdentity } from '../../gateway/tenants/tenant-info.ts';
 import { createPlatformIdsSource } from './platform-ids-source.ts';
 
+const BY_ID = 'id';
+
 export interface OnboardingControllerOptions {
   upstream: Upstream;
   /** The gateway's URL as tenants reach it: the server of every kubeconfig issued. */
@@ -104,8 +106,11 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       platformIds,
       ownWrites,
       informerResourceVersion: (name) => informer.store.get(name)?.metadata.resourceVersion,
+      tenantsWithId: (id) => informer.byIndex(BY_ID, id),
     }, key)),
   });
+  // Id uniqueness looks Tenants up by id, not by a scan over all of them (what shrinkToIdentity keeps includes both ids).
+  controller.informer.addIndex(BY_ID, (t) => [...new Set([t.status?.id, t.spec?.id].filter((id): id is string => Boolean(id)))]);
   return {
     synced: () => controller.synced(),
     stop() {

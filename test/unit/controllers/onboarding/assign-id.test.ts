@@ -20,6 +20,12 @@ describe('decideTenantId', () => {
   ];
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(decideTenantId({ tenant: c.me, all: [c.me, ...c.others], reserved: new Set() }), c.want));
+    it(`${c.name} (holders from an index, all not scanned)`, () => {
+      const everyone = [c.me, ...c.others];
+      const holders = (id: string): Tenant[] => everyone.filter((t) => t.status?.id === id || t.spec?.id === id);
+      const all = { [Symbol.iterator]: () => { throw new Error('all must not be scanned when holders is given'); } };
+      assert.deepEqual(decideTenantId({ tenant: c.me, all, holders, reserved: new Set() }), c.want);
+    });
   }
 
   it('never generates an id that a Tenant or this process already holds', () => {
@@ -34,8 +40,12 @@ describe('decideTenantId', () => {
       return max === 26 ? ch.charCodeAt(0) - 97 : alphabet.indexOf(ch);
     };
     const me = tenant('new');
-    const out = decideTenantId({ tenant: me, all: [me, tenant('x', { statusId: 'aaaaaa' }), tenant('y', { specId: 'bbbbbb' })], reserved: new Set(['cccccc']), random });
+    const everyone = [me, tenant('x', { statusId: 'aaaaaa' }), tenant('y', { specId: 'bbbbbb' })];
+    const out = decideTenantId({ tenant: me, all: everyone, reserved: new Set(['cccccc']), random });
     assert.deepEqual(out, { kind: 'assign', id: 'dddddd' });
+    n = 0;
+    const holders = (id: string): Tenant[] => everyone.filter((t) => t.status?.id === id || t.spec?.id === id);
+    assert.deepEqual(decideTenantId({ tenant: me, all: [], holders, reserved: new Set(['cccccc']), random }), { kind: 'assign', id: 'dddddd' });
   });
 
   it('generated ids always have the form [a-z][a-z0-9]{5}', () => {
