@@ -125,8 +125,10 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
     await quietClient.measure(WARMUP);
     const alone = await quietClient.measure(QUIET_REQUESTS);
     const flooding = flood(noisyClient);
+    const floodStart = performance.now();
     const crowded = await quietClient.measure(QUIET_REQUESTS);
     const codes = await flooding.stop();
+    const floodSeconds = (performance.now() - floodStart) / 1000;
     const noisyTotal = [...codes.values()].reduce((a, b) => a + b, 0);
     const p = (s: number[], q: number): number => percentile(s, q);
     const ratio = p(crowded.samples, 99) / p(alone.samples, 99);
@@ -141,6 +143,7 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
         { metric: `${c}: quiet p99 flooded / alone`, unit: 'x', gateway: ratio, goal: '<= 2', pass: ratio <= 2 },
         { metric: `${c}: quiet 429s`, unit: 'requests', gateway: alone.refused + crowded.refused, goal: '0', pass: alone.refused + crowded.refused === 0 },
         { metric: `${c}: noisy answered 429`, unit: '%', gateway: noisyTotal ? (100 * (codes.get(429) ?? 0)) / noisyTotal : 0 },
+        { metric: `${c}: noisy served (200) while quiet ran`, unit: 'req/s', gateway: (codes.get(200) ?? 0) / floodSeconds },
       ],
       note: `${c}: noisy tenant answers by status: ${[...codes].map(([code, n]) => `${code}: ${n}`).join(', ')}`,
     };
@@ -158,11 +161,12 @@ export const fairnessSuite: Suite = {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
     const configs: Config[] = [
-      { label: 'adaptive seats', env: {} },
-      { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false' } },
-      { label: `${String(MACHINE_SEATS)} fixed seats`, env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_TOTAL_SEATS: String(MACHINE_SEATS) } },
+      { label: 'paced flooder + adaptive seats', env: {} },
+      { label: 'adaptive seats, no pacing', env: { WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
+      { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
+      { label: `${String(MACHINE_SEATS)} fixed seats`, env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false', WARREN_FAIRNESS_TOTAL_SEATS: String(MACHINE_SEATS) } },
     ];
-    // FAIRNESS_CONFIGS=adaptive,600 picks some (labels starting with these words).
+    // FAIRNESS_CONFIGS=paced,adaptive picks some (labels starting with these words); the first is the default.
     const only = process.env.FAIRNESS_CONFIGS?.split(',').map((s) => s.trim()).filter(Boolean);
     for (const config of configs.filter((c) => !only || only.some((o) => c.label.startsWith(o)))) {
       const measured = await measureConfig(env, config);

@@ -38,6 +38,8 @@ export interface WarrenConfig {
     retryAfterSeconds: number;
     /** A gateway-wide limit that follows latency, under totalSeats. */
     adaptive: { enabled: boolean; minSeats: number; latencyTolerance: number; probeIntervalSeconds: number };
+    /** Pacing of a flooding tenant while another tenant is active. */
+    pacing: { enabled: boolean; targetLagMs: number; heavyOutstanding: number };
     defaults: FairnessLimits;
     tenants: Record<string, FairnessLimits>;
   };
@@ -73,6 +75,7 @@ export function defaultConfig(): WarrenConfig {
     fairness: {
       enabled: true, totalSeats: 600, retryAfterSeconds: 1,
       adaptive: { enabled: true, minSeats: 1, latencyTolerance: 1.5, probeIntervalSeconds: 30 },
+      pacing: { enabled: true, targetLagMs: 2, heavyOutstanding: 4 },
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
@@ -107,6 +110,7 @@ export const CONFIG_SCHEMA = {
     fairness: section({
       enabled: { type: 'boolean' }, totalSeats: int(1), retryAfterSeconds: int(0), defaults: limits,
       adaptive: section({ enabled: { type: 'boolean' }, minSeats: int(1), latencyTolerance: { type: 'number', minimum: 1 }, probeIntervalSeconds: num(0) }),
+      pacing: section({ enabled: { type: 'boolean' }, targetLagMs: { type: 'number', exclusiveMinimum: 0 }, heavyOutstanding: int(1) }),
       tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),

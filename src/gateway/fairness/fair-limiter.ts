@@ -34,6 +34,17 @@ export interface SeatLimit {
   begin(running: number): (() => void) | undefined;
 }
 
+/**
+ * Per-tenant admission on top of seats (flood-pacing.ts): may hold a
+ * flooding tenant's next start back even with seats free. It is told each
+ * tenant's running + queued count as it changes.
+ */
+export interface TenantPacer {
+  observe(tenant: string, outstanding: number): void;
+  mayStart(tenant: string): boolean;
+  started(tenant: string): void;
+}
+
 const fixedLimit = (seats: number): SeatLimit => ({ current: () => seats, begin: () => undefined });
 
 interface Waiter {
@@ -64,7 +75,7 @@ export class FairLimiter {
 
   private readonly seatLimit: SeatLimit;
 
-  constructor(totalSeats: number | SeatLimit) {
+  constructor(totalSeats: number | SeatLimit, private readonly pacer?: TenantPacer) {
     this.seatLimit = typeof totalSeats === 'number' ? fixedLimit(totalSeats) : totalSeats;
   }
 
@@ -75,7 +86,8 @@ export class FairLimiter {
    */
   acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
     const flow = this.flowOf(tenant);
-    if (flow.queue.length === 0 && this.canRun(flow, limits)) return Promise.resolve(this.start(tenant, flow));
+    this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
+    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return Promise.resolve(this.start(tenant, flow));
     if (flow.queue.length >= limits.queueLength) {
       this.forgetIfIdle(tenant, flow);
       return Promise.reject(new RejectedError('queue-full', flow.running, flow.queue.length));
@@ -88,6 +100,7 @@ export class FairLimiter {
         flow.queue.splice(at, 1);
         clearTimeout(waiter.timer);
         if (flow.queue.length === 0) this.ring = this.ring.filter((t) => t !== tenant);
+        this.pacer?.observe(tenant, flow.running + flow.queue.length);
         this.forgetIfIdle(tenant, flow);
         reject(err);
       };
@@ -110,18 +123,19 @@ export class FairLimiter {
     return { running: this.running, queued, tenants, limit: this.seatLimit.current() };
   }
 
-  /** Serves waiting requests after the gateway-wide limit rose by itself (an adaptive limit's timer). */
+  /** Serves waiting requests after the gateway-wide limit rose by itself (an adaptive limit's or a pacer's timer). */
   wake(): void {
     this.dispatch();
   }
 
-  private canRun(flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.seatLimit.current();
+  private canRun(tenant: string, flow: Flow, limits: TenantLimits): boolean {
+    return flow.running < limits.seats && this.running < this.seatLimit.current() && (this.pacer?.mayStart(tenant) ?? true);
   }
 
   private start(tenant: string, flow: Flow): Release {
     flow.running++;
     this.running++;
+    this.pacer?.started(tenant);
     const completed = this.seatLimit.begin(this.running);
     let released = false;
     return (done = false) => {
@@ -129,6 +143,7 @@ export class FairLimiter {
       released = true;
       flow.running--;
       this.running--;
+      this.pacer?.observe(tenant, flow.running + flow.queue.length);
       // Measured before dispatch: a limit that grows on this sample admits the next waiters at once.
       if (done) completed?.();
       this.forgetIfIdle(tenant, flow);
@@ -162,10 +177,11 @@ export class FairLimiter {
     let best = -1;
     let bestRunning = Infinity;
     for (let i = 0; i < this.ring.length; i++) {
-      const flow = this.flowOf(this.ring[i] as string);
+      const tenant = this.ring[i] as string;
+      const flow = this.flowOf(tenant);
       const head = flow.queue[0];
       // A tenant at its own share keeps its place; others go first.
-      if (!head || !this.canRun(flow, head.limits) || flow.running >= bestRunning) continue;
+      if (!head || flow.running >= bestRunning || !this.canRun(tenant, flow, head.limits)) continue;
       best = i;
       bestRunning = flow.running;
     }

@@ -27,6 +27,8 @@ export interface FairnessConfig {
   totalSeats?: number;
   /** A gateway-wide limit that follows latency, under totalSeats (adaptive-seats.ts); on by default. */
   adaptive?: AdaptiveSeatsConfig;
+  /** Pacing of a flooding tenant while another tenant is active (flood-pacing.ts); on by default. */
+  pacing?: PacingConfig;
   /** The Retry-After of a 429, in seconds (kube's APF answers 1). */
   retryAfterSeconds?: number;
   /**
@@ -45,6 +47,14 @@ export interface AdaptiveSeatsConfig {
   latencyTolerance?: number;
   /** How often the no-load latency is measured again (the limit is pinned to 1 seat for ~10 requests). */
   probeIntervalSeconds?: number;
+}
+
+export interface PacingConfig {
+  enabled?: boolean;
+  /** The mean event-loop delay (ms) to hold the gateway to while a flooder and another tenant are both active. */
+  targetLagMs?: number;
+  /** Running + queued requests beyond this make a tenant a flooder (paced). */
+  heavyOutstanding?: number;
 }
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };

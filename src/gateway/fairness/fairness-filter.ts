@@ -18,6 +18,7 @@ import type { TenantInfo } from '../tenant-directory.ts';
 import { DEFAULT_TOTAL_SEATS, buildTenantLimits, type FairnessConfig } from './fairness-config.ts';
 import { FairLimiter, RejectedError, type FairLimiterStats, type Release, type RejectReason } from './fair-limiter.ts';
 import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';
+import { createFloodPacing, type FloodPacing } from './flood-pacing.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
 import { throttleAfterResponse } from './throttle-socket.ts';
 
@@ -45,8 +46,10 @@ export interface FairnessHooks {
 
 export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks = {}): Fairness {
   const seats = buildSeatLimit(config);
-  const limiter = new FairLimiter(seats);
+  const pacing = buildPacing(config);
+  const limiter = new FairLimiter(seats, pacing);
   if (typeof seats !== 'number') seats.onRaised(() => limiter.wake());
+  pacing?.onReady(() => limiter.wake());
   const retryAfterSeconds = config.retryAfterSeconds ?? 1;
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   return {
@@ -93,6 +96,18 @@ function buildSeatLimit(config: FairnessConfig): number | AdaptiveSeats {
       ...(adaptive.latencyTolerance === undefined ? {} : { tolerance: adaptive.latencyTolerance }),
       ...(adaptive.probeIntervalSeconds === undefined ? {} : { probeIntervalMs: adaptive.probeIntervalSeconds * 1000 }),
     },
+  });
+}
+
+/** Pacing of a flooding tenant while another is active (flood-pacing.ts); on unless turned off. */
+function buildPacing(config: FairnessConfig): FloodPacing | undefined {
+  const pacing = config.pacing ?? {};
+  if (pacing.enabled === false) return undefined;
+  return createFloodPacing({
+    settings: {
+      ...(pacing.heavyOutstanding === undefined ? {} : { heavyOutstanding: pacing.heavyOutstanding }),
+    },
+    ...(pacing.targetLagMs === undefined ? {} : { targetLagMs: pacing.targetLagMs }),
   });
 }
 
