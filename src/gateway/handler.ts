@@ -59,6 +59,8 @@ export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
   tenants: TenantDirectory;
   policies: TenantPolicies;
+  /** Resolves true once the RBAC informers provably caught up with the upstream (bounded); see rbac-catch-up.ts. */
+  rbacCatchUp?: (timeoutMs: number) => Promise<boolean>;
   discovery: DiscoveryService;
   openapi: OpenApiService;
   forwarder: Forwarder;
@@ -145,7 +147,7 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   }
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
   const seat = await takeSeat(deps, req, res, tenant, url);
-  const { ctx, info } = authorizeAdmitted(deps, req, url, identity, tenant);
+  const { ctx, info } = await authorizeAdmitted(deps, req, url, identity, tenant);
   if (isLongRunning(info)) seat.release();
   deps.inFlight?.track(res, isLongRunning(info));
   deps.observer?.admitted(res, identity.tenantId, info);
@@ -164,6 +166,9 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   }
   await forward(deps, req, res, ctx, info, translated);
 }
+
+/** How long a request about to be denied waits for the RBAC informers to prove themselves current. */
+const RBAC_CATCH_UP_MS = 1_000;
 
 const scopes = new WeakMap<IncomingMessage, string>();
 
@@ -192,7 +197,7 @@ export interface Admitted {
 /** Steps 4–7: authenticate, parse, authorize, admit. Shared with upgrade requests (exec, attach, port-forward). */
 export async function admit(deps: GatewayDeps, req: IncomingMessage, url: URL, noteTenant: (id: string) => void = () => undefined): Promise<Admitted> {
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
-  return authorizeAdmitted(deps, req, url, identity, tenant);
+  return await authorizeAdmitted(deps, req, url, identity, tenant);
 }
 
 /** Step 4: who is calling, and their tenant (which must exist, and be the one a tenant base URL names). */
@@ -209,10 +214,17 @@ async function authenticateTenant(deps: GatewayDeps, req: IncomingMessage, noteT
 }
 
 /** Steps 5–7: parse, authorize, admit. */
-function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: URL, identity: Identity, tenant: TenantInfo): Admitted {
+async function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: URL, identity: Identity, tenant: TenantInfo): Promise<Admitted> {
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
   noteRequestInfo(req, info);
-  authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
+  try {
+    authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
+  } catch (err) {
+    // Before a 403, make sure it is not only the RBAC informers lagging behind a binding
+    // written a moment ago (a tenant just reported Ready, a RoleBinding just made).
+    if (!(err instanceof ApiError) || err.code !== 403 || !deps.rbacCatchUp || !(await deps.rbacCatchUp(RBAC_CATCH_UP_MS))) throw err;
+    authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
+  }
   admitRequest(tenant, info);
   return { identity, ctx: { id: identity.tenantId, user: identity.user }, info };
 }

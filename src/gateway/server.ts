@@ -149,6 +149,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     authenticate,
     tenants: directory,
     policies: createTenantPolicies(rbac),
+    rbacCatchUp: (timeoutMs: number) => rbac.catchUp(timeoutMs),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: withResourceQuota(createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'), { upstream, tenants: directory }),

@@ -40,6 +40,8 @@ export interface GatewayHarnessOptions {
   log?: (line: string) => void;
   /** More gateway options (fairness, audit, shutdown deadline). */
   gateway?: Omit<GatewayOptions, 'upstream'>;
+  /** What the gateway gets as its upstream client (e.g. a wrapper that delays some watches); default the client itself. */
+  wrapUpstream?: (upstream: Upstream) => Upstream;
 }
 
 export interface PolicyRule {
@@ -117,7 +119,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions): Promi
     await createUpstreamObject(upstream, `/apis/${RBAC}/v1/clusterrolebindings`, binding);
   }
 
-  const gateway = await startGateway({ upstream, ...options.gateway, ...(options.log ? { log: options.log } : {}) });
+  const gateway = await startGateway({ upstream: options.wrapUpstream ? options.wrapUpstream(upstream) : upstream, ...options.gateway, ...(options.log ? { log: options.log } : {}) });
   await eventually(async () => options.tenants.every((t) => gateway.tenants.byId(t.id)), 'the gateway to know every tenant', { timeoutMs: 10_000, intervalMs: 50 });
 
   const byName = new Map(options.tenants.map((t) => [t.name, t]));

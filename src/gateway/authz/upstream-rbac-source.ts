@@ -5,12 +5,19 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { RBAC_GROUP } from '../../core/rbac/index.ts';
 import { startInformer, type Informer } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
+import { createCatchUp } from './rbac-catch-up.ts';
 import { tenantOfObject, type RbacResource, type RbacSource } from './tenant-policies.ts';
 
 const RESOURCES: RbacResource[] = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'];
 
 export interface UpstreamRbacSource extends RbacSource {
   synced(): Promise<void>;
+  /**
+   * Resolves once every RBAC informer has caught up with the upstream's version as of
+   * this call (true), or after timeoutMs (false). Only upstreams that bookmark on request
+   * (a Warren apiserver) can prove it; with others it resolves false at once.
+   */
+  catchUp(timeoutMs: number): Promise<boolean>;
   stop(): void;
 }
 
@@ -28,6 +35,8 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
       listPath: `/apis/${RBAC_GROUP}/v1/${resource}`,
       labelSelector: TENANT_LABEL,
       transform: policyView,
+      // A Warren upstream bookmarks these watches on request: catchUp() can prove them current.
+      progressNotify: true,
       onEvent: (_type, obj, old) => {
         notify(obj);
         if (old && tenantOfObject(old) !== tenantOfObject(obj)) notify(old);
@@ -48,6 +57,7 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
     synced: async () => {
       await Promise.all([...informers.values()].map((i) => i.synced()));
     },
+    catchUp: createCatchUp(upstream, [...informers.values()]),
     stop: () => {
       for (const informer of informers.values()) informer.stop();
     },

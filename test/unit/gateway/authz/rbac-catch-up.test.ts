@@ -1,0 +1,68 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCatchUp } from '../../../../src/gateway/authz/rbac-catch-up.ts';
+import type { Informer } from '../../../../src/kube/informer.ts';
+import type { Upstream } from '../../../../src/kube/upstream.ts';
+import type { KubeObject } from '../../../../src/core/types.ts';
+import { PROGRESS_REQUEST_HEADER } from '../../../../src/core/progress-headers.ts';
+
+interface FakeInformer { rv: number; progress: boolean }
+
+function informers(...fakes: FakeInformer[]): Informer<KubeObject>[] {
+  return fakes.map((f) => ({ lastSyncResourceVersion: () => String(f.rv), notifiesProgress: () => f.progress }) as unknown as Informer<KubeObject>);
+}
+
+/** An upstream whose version is `rv`; each probe is recorded, answered after `delayMs`. */
+function upstreamAt(state: { rv: number; probes: Array<Record<string, string> | undefined>; delayMs?: number }): Upstream {
+  return {
+    request: async (_method: string, _path: string, _body?: unknown, headers?: Record<string, string>) => {
+      state.probes.push(headers);
+      const rv = state.rv;
+      await new Promise((r) => setTimeout(r, state.delayMs ?? 0));
+      return { status: 200, headers: {}, body: { metadata: { resourceVersion: String(rv) }, items: [] } };
+    },
+  } as unknown as Upstream;
+}
+
+describe('RBAC catch-up before a 403', () => {
+  it('waits until every informer reaches the probed version, asking for progress', async () => {
+    const a = { rv: 10, progress: true };
+    const b = { rv: 12, progress: true };
+    const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
+    const catchUp = createCatchUp(upstreamAt(state), informers(a, b));
+    const result = catchUp(1_000);
+    setTimeout(() => { a.rv = 15; }, 20);
+    setTimeout(() => { b.rv = 16; }, 40);
+    assert.equal(await result, true);
+    assert.equal(state.probes.length, 1);
+    assert.equal(state.probes[0]?.[PROGRESS_REQUEST_HEADER], 'true');
+  });
+
+  it('gives up at the deadline when an informer never gets there', async () => {
+    const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
+    const started = Date.now();
+    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }))(60), false);
+    assert.ok(Date.now() - started < 500);
+  });
+
+  it('does not even probe an upstream that does not bookmark on request', async () => {
+    const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
+    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }, { rv: 10, progress: false }))(1_000), false);
+    assert.equal(state.probes.length, 0);
+  });
+
+  it('callers during a probe share one follow-up probe, read after them', async () => {
+    const informer = { rv: 20, progress: true };
+    const state = { rv: 20, probes: [] as Array<Record<string, string> | undefined>, delayMs: 30 };
+    const catchUp = createCatchUp(upstreamAt(state), informers(informer));
+    const first = catchUp(1_000);
+    await new Promise((r) => setTimeout(r, 5));
+    // A write lands after the first probe read the version: the later callers need a newer probe.
+    state.rv = 21;
+    const later = Array.from({ length: 5 }, () => catchUp(200));
+    assert.equal(await first, true);
+    setTimeout(() => { informer.rv = 21; }, 10);
+    assert.deepEqual(await Promise.all(later), [true, true, true, true, true]);
+    assert.equal(state.probes.length, 2, 'six callers, two probes');
+  });
+});
