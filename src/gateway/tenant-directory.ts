@@ -22,6 +22,12 @@ export interface TenantInfo {
 
 export interface TenantDirectory {
   byId(id: string): TenantInfo | undefined;
+  /**
+   * Resolves true once the directory provably caught up with the upstream (bounded by
+   * timeoutMs); false when it cannot tell (a static directory, an upstream that does not
+   * bookmark on request). Called before refusing a valid credential of an unknown tenant.
+   */
+  catchUp?(timeoutMs: number): Promise<boolean>;
   byName(name: string): TenantInfo | undefined;
   all(): TenantInfo[];
   /** Resolves once the directory has its initial state. */

@@ -24,6 +24,9 @@ export interface AuthenticatorOptions {
 
 export type Authenticator = (req: IncomingMessage) => Promise<Identity>;
 
+/** How long a valid credential of an unknown tenant waits for the directory to prove itself current. */
+const UNKNOWN_TENANT_CATCH_UP_MS = 1_000;
+
 /** As kube's bearer token authenticator: `Bearer <token>`, scheme case-insensitive; anything else is "no token". */
 export function bearerTokenOf(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -59,7 +62,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (token === undefined) throw unauthorized('no client certificate and no bearer token');
       identity = await options.tokens.authenticate(token, at);
     }
-    const tenant = options.tenants.byId(identity.tenantId);
+    let tenant = options.tenants.byId(identity.tenantId);
+    // A valid credential of a tenant onboarded a moment ago: the directory may not hold it yet.
+    if (!tenant && await options.tenants.catchUp?.(UNKNOWN_TENANT_CATCH_UP_MS)) tenant = options.tenants.byId(identity.tenantId);
     if (!tenant) throw unauthorized(`tenant ${identity.tenantId} is unknown`);
     if (isRevoked(identity.issuedAt, tenant.credentialsNotBefore)) {
       throw unauthorized(`credential issued ${identity.issuedAt.toISOString()} is revoked (tenant ${tenant.id} refuses credentials before ${tenant.credentialsNotBefore?.toISOString()})`);

@@ -5,7 +5,7 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { RBAC_GROUP } from '../../core/rbac/index.ts';
 import { startInformer, type Informer } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { createCatchUp } from './rbac-catch-up.ts';
+import { createCatchUp } from '../../kube/informer-catch-up.ts';
 import { tenantOfObject, type RbacResource, type RbacSource } from './tenant-policies.ts';
 
 const RESOURCES: RbacResource[] = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'];
@@ -57,7 +57,7 @@ export function startUpstreamRbacSource(upstream: Upstream, log?: (line: string)
     synced: async () => {
       await Promise.all([...informers.values()].map((i) => i.synced()));
     },
-    catchUp: createCatchUp(upstream, [...informers.values()]),
+    catchUp: createCatchUp(upstream, [...informers.values()], `/apis/${RBAC_GROUP}/v1/clusterrolebindings`),
     stop: () => {
       for (const informer of informers.values()) informer.stop();
     },

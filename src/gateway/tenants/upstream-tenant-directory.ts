@@ -4,6 +4,7 @@
 import type { TenantDirectory, TenantInfo } from '../tenant-directory.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { startInformer } from '../../kube/informer.ts';
+import { createCatchUp } from '../../kube/informer-catch-up.ts';
 import { TENANTS_PATH, type Tenant } from './tenant-crd.ts';
 import { pickTenant, shrinkToIdentity, tenantInfoOf } from './tenant-info.ts';
 
@@ -21,6 +22,8 @@ export function startTenantDirectory(upstream: Upstream, options: TenantDirector
   const informer = startInformer<Tenant>({
     upstream,
     listPath: TENANTS_PATH,
+    // A Warren upstream bookmarks this watch on request: catchUp() can prove the directory current.
+    progressNotify: true,
     ...(options.log ? { log: options.log } : {}),
     onEvent: (type, tenant) => {
       const name = tenant.metadata.name ?? '';
@@ -46,6 +49,7 @@ export function startTenantDirectory(upstream: Upstream, options: TenantDirector
     byName: (name) => infos.get(name),
     all: () => [...infos.values()],
     synced: () => informer.synced(),
+    catchUp: createCatchUp(upstream, [informer], TENANTS_PATH),
     stop: () => informer.stop(),
   };
 }

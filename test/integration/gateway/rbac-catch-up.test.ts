@@ -3,8 +3,10 @@
 // reported Ready) is not refused because the gateway's RBAC informers have not
 // seen it yet. Before a 403 the gateway proves its informers current (the
 // embedded upstream bookmarks them on request) and decides again. A user with
-// no grant is still refused, in kube's words. The gateway's watch of
-// RoleBindings is delayed by 300 ms here, so the informer lags every grant.
+// no grant is still refused, in kube's words. Likewise a tenant onboarded a
+// moment ago is known at once to the gateway's directory. The gateway's watches
+// of RoleBindings, ClusterRoleBindings and Tenants are delayed by 300 ms here, so
+// its informers lag every write.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
@@ -16,8 +18,8 @@ import type { IncomingMessage } from 'node:http';
 
 const LAG_MS = 300;
 
-/** The upstream client, with every RoleBinding watch delivered LAG_MS late (a busy or distant upstream). */
-function lagRoleBindingWatches(upstream: Upstream): Upstream {
+/** The upstream client, with every RoleBinding, ClusterRoleBinding and Tenant watch delivered LAG_MS late (a busy or distant upstream). */
+function lagWatches(upstream: Upstream): Upstream {
   return {
     ...upstream,
     request: (...args) => upstream.request(...args),
@@ -25,7 +27,7 @@ function lagRoleBindingWatches(upstream: Upstream): Upstream {
     close: () => upstream.close(),
     async stream(path, headers) {
       const res = await upstream.stream(path, headers);
-      if (!/\/rolebindings\?.*watch=/.test(path)) return res;
+      if (!/\/(rolebindings|clusterrolebindings|tenants)\?.*watch=/.test(path)) return res;
       const late = new PassThrough();
       Object.assign(late, { statusCode: res.statusCode, headers: res.headers });
       res.on('data', (chunk: Buffer) => setTimeout(() => late.write(chunk), LAG_MS));
@@ -42,7 +44,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 describe('gateway: RBAC written a moment ago is honoured at once', { timeout: 120_000 }, () => {
   let h: GatewayHarness;
   before(async () => {
-    h = await startGatewayHarness({ tenants: TWO_TENANTS, wrapUpstream: lagRoleBindingWatches });
+    h = await startGatewayHarness({ tenants: TWO_TENANTS, wrapUpstream: lagWatches });
     assert.equal((await h.http('acme', 'admin').post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } })).status, 201);
   });
   after(async () => { await h?.stop(); });
@@ -82,6 +84,29 @@ describe('gateway: RBAC written a moment ago is honoured at once', { timeout: 12
       const r = await client.get('/api/v1/namespaces/fresh/configmaps');
       assert.equal(r.status, 200, `${user}: ${r.text}`);
     }));
+  });
+
+  it('a tenant created a moment ago: its admin is known and allowed on the first request', async () => {
+    for (let i = 0; i < 5; i++) {
+      const id = `newt0${i}`;
+      const client = h.clientFor(await h.issue(id, 'admin'), `new-${i}`, 'admin');
+      const tenant = { apiVersion: 'tenancy.warren.dev/v1alpha1', kind: 'Tenant', metadata: { name: `new-${i}` }, spec: { id } };
+      assert.equal((await h.upstream.request('POST', '/apis/tenancy.warren.dev/v1alpha1/tenants', tenant)).status, 201);
+      const binding = toUpstreamObject({ id }, {
+        apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'tenant-admins' },
+        subjects: [{ kind: 'User', apiGroup: RBAC, name: 'admin' }], roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
+      } as unknown as KubeObject);
+      assert.equal((await h.upstream.request('POST', `/apis/${RBAC}/v1/clusterrolebindings`, binding)).status, 201);
+      const r = await client.get('/api/v1/namespaces');
+      assert.equal(r.status, 200, `${id}: ${r.text}`);
+    }
+  });
+
+  it('a credential of a tenant that does not exist is still 401, promptly', async () => {
+    const client = h.clientFor(await h.issue('ghost1', 'admin'), 'ghost', 'admin');
+    const started = Date.now();
+    assert.equal((await client.get('/api/v1/namespaces')).status, 401);
+    assert.ok(Date.now() - started < 1_500, 'the catch-up is bounded');
   });
 
   it('a user with no grant is still refused, promptly and in tenant terms', async () => {

@@ -1,10 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCatchUp } from '../../../../src/gateway/authz/rbac-catch-up.ts';
-import type { Informer } from '../../../../src/kube/informer.ts';
-import type { Upstream } from '../../../../src/kube/upstream.ts';
-import type { KubeObject } from '../../../../src/core/types.ts';
-import { PROGRESS_REQUEST_HEADER } from '../../../../src/core/progress-headers.ts';
+import { createCatchUp } from '../../../src/kube/informer-catch-up.ts';
+import type { Informer } from '../../../src/kube/informer.ts';
+import type { Upstream } from '../../../src/kube/upstream.ts';
+import type { KubeObject } from '../../../src/core/types.ts';
+import { PROGRESS_REQUEST_HEADER } from '../../../src/core/progress-headers.ts';
+
+const PROBE = '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings';
 
 interface FakeInformer { rv: number; progress: boolean }
 
@@ -24,12 +26,12 @@ function upstreamAt(state: { rv: number; probes: Array<Record<string, string> | 
   } as unknown as Upstream;
 }
 
-describe('RBAC catch-up before a 403', () => {
+describe('informer catch-up before a refusal', () => {
   it('waits until every informer reaches the probed version, asking for progress', async () => {
     const a = { rv: 10, progress: true };
     const b = { rv: 12, progress: true };
     const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
-    const catchUp = createCatchUp(upstreamAt(state), informers(a, b));
+    const catchUp = createCatchUp(upstreamAt(state), informers(a, b), PROBE);
     const result = catchUp(1_000);
     setTimeout(() => { a.rv = 15; }, 20);
     setTimeout(() => { b.rv = 16; }, 40);
@@ -41,20 +43,20 @@ describe('RBAC catch-up before a 403', () => {
   it('gives up at the deadline when an informer never gets there', async () => {
     const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
     const started = Date.now();
-    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }))(60), false);
+    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }), PROBE)(60), false);
     assert.ok(Date.now() - started < 500);
   });
 
   it('does not even probe an upstream that does not bookmark on request', async () => {
     const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
-    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }, { rv: 10, progress: false }))(1_000), false);
+    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }, { rv: 10, progress: false }), PROBE)(1_000), false);
     assert.equal(state.probes.length, 0);
   });
 
   it('callers during a probe share one follow-up probe, read after them', async () => {
     const informer = { rv: 20, progress: true };
     const state = { rv: 20, probes: [] as Array<Record<string, string> | undefined>, delayMs: 30 };
-    const catchUp = createCatchUp(upstreamAt(state), informers(informer));
+    const catchUp = createCatchUp(upstreamAt(state), informers(informer), PROBE);
     const first = catchUp(1_000);
     await new Promise((r) => setTimeout(r, 5));
     // A write lands after the first probe read the version: the later callers need a newer probe.
