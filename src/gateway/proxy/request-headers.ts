@@ -12,8 +12,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  * for the gateway only, and identity headers are Warren's to set (the
  * authentication filter strips them first; this is the second lock).
  * `expect` is answered by the gateway's own HTTP server (100-continue).
+ * `x-warren-*` is Warren's own protocol with its upstream (progress bookmarks):
+ * a tenant does not get to make the upstream bookmark every watch on request.
  */
-const NEVER_FORWARDED = /^(authorization|cookie|expect|impersonate-.*|x-remote-.*|host)$/;
+const NEVER_FORWARDED = /^(authorization|cookie|expect|impersonate-.*|x-remote-.*|x-warren-.*|host)$/;
 
 /** Names listed in the Connection header are hop-by-hop too. */
 function connectionListed(headers: IncomingHttpHeaders): Set<string> {
