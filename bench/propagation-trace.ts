@@ -5,6 +5,8 @@
 // binding (created, Scheduled), its Works (first and last created, last
 // Applied), its member copies (first and last), the binding's FullyApplied.
 // A diagnostic for engine work, not a suite: prints percentiles, writes nothing.
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { percentile } from './stats.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
 import { startPropagationStack } from './propagation-stack.ts';
@@ -47,7 +49,15 @@ function mark(template: string, milestone: string, t: number): void {
 }
 const hasCondition = (o: Obj, type: string): boolean => o.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
 
-const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags: [], log });
+/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat fields 14, 15). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// TRACE_PROFILE=1: the engine process (warren serve) writes a CPU profile to $TMPDIR/warren-trace-profiles.
+const engineNodeFlags = process.env.TRACE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles`] : [];
+const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, log });
 const memberClients = p.members.map((m) => clientFromKubeconfig(m.kubeconfig, 2));
 const closers: Array<() => void> = [];
 try {
@@ -86,6 +96,10 @@ try {
   closers.push(...(await Promise.all(watchers)));
   const written = new Map<string, number>();
   const names = Array.from({ length: count }, (_, i) => `trace-${String(i).padStart(5, '0')}`);
+  const pids = { engine: p.stack.gateway.pid, host: p.stack.upstream.process.pid, members: p.members.map((m) => m.target.process.pid) };
+  const cpuOf = (): { engine: number; host: number; members: number } =>
+    ({ engine: cpuSeconds(pids.engine), host: cpuSeconds(pids.host), members: pids.members.reduce((n, pid) => n + cpuSeconds(pid), 0) });
+  const cpuBefore = cpuOf();
   const start = nowMs();
   const inflight: Array<Promise<void>> = [];
   for (let i = 0; i < count; i++) {
@@ -100,6 +114,8 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   await new Promise((r) => setTimeout(r, 2000)); // late status writes
+  const cpuAfter = cpuOf();
+  const wall = (nowMs() - start) / 1000;
   const rows: Array<[string, number[]]> = [];
   const pick = (f: (m: Map<string, number[]>, t: number) => number | undefined): number[] =>
     names.flatMap((n) => { const m = milestones.get(n); const t = written.get(n); const v = m && t !== undefined ? f(m, t) : undefined; return v === undefined || Number.isNaN(v) ? [] : [v]; });
@@ -121,6 +137,7 @@ try {
     process.stdout.write(`${label.padEnd(26)} ${String(xs.length).padStart(4)} ${[50, 90, 99].map((q) => percentile(xs, q).toFixed(0).padStart(7)).join(' ')} ${Math.max(...xs).toFixed(0).padStart(7)}\n`);
   }
   const avg = (xs: number[]): string => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
+  process.stdout.write(`CPU over ${wall.toFixed(0)} s (writes + drain): engine ${(cpuAfter.engine - cpuBefore.engine).toFixed(1)} s, host ${(cpuAfter.host - cpuBefore.host).toFixed(1)} s, members ${(cpuAfter.members - cpuBefore.members).toFixed(1)} s\n`);
   process.stdout.write(`events per template: binding ${avg(counts('binding events'))}, work ${avg(counts('work events'))}, work ADDED ${avg(counts('work created'))}\n`);
 } finally {
   for (const c of closers) c();

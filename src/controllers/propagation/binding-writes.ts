@@ -5,6 +5,8 @@ import type { ResourceBinding, ResourceBindingStatus } from '../../core/propagat
 import { statusError } from '../../kube/status-error.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import type { EngineContext } from './engine-context.ts';
+import { bindingStatusEchoKey } from './echo-record.ts';
+import { ensureStatus } from './status-writes.ts';
 
 const BASE = '/apis/work.karmada.io/v1alpha2';
 const collection = (ns: string): string => `${BASE}/namespaces/${encodeURIComponent(ns)}/resourcebindings`;
@@ -30,10 +32,19 @@ export async function writeBinding(ctx: EngineContext, existing: ResourceBinding
 }
 
 export async function writeBindingStatus(ctx: EngineContext, binding: ResourceBinding, status: ResourceBindingStatus): Promise<ResourceBinding> {
-  if (jsonEqual(binding.status ?? {}, status)) return binding;
-  const res = await ctx.upstream.request<ResourceBinding>('PUT', `${item(binding.metadata.namespace ?? '', binding.metadata.name ?? '')}/status`, { ...binding, status });
-  if (res.status === 200) return res.body;
-  throw statusError(res.status, res.body);
+  return ensureBindingStatus(ctx, binding, () => status);
+}
+
+/**
+ * Writes the status `build` makes from a binding, retrying a conflict on the latest copy
+ * (status-writes.ts): the detector (Scheduled) and the executor (aggregatedStatus, FullyApplied)
+ * write the same status, each keeping the other's part. `build` returns undefined to give up.
+ */
+export function ensureBindingStatus(ctx: EngineContext, binding: ResourceBinding,
+  build: (latest: ResourceBinding) => ResourceBindingStatus | undefined): Promise<ResourceBinding> {
+  const ns = binding.metadata.namespace ?? '';
+  const name = binding.metadata.name ?? '';
+  return ensureStatus(ctx, { path: item(ns, name), echoKey: bindingStatusEchoKey(ns, name), current: binding, cached: () => ctx.informers.bindings.store.get(`${ns}/${name}`), build });
 }
 
 /** Removes the engine's finalizer once the members are clean. */

@@ -24,7 +24,7 @@ import { tenantViews } from './tenant-views.ts';
 import { ofTenant } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
-import { writeBinding, writeBindingStatus } from './binding-writes.ts';
+import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
 
 export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
   const template = ctx.informers.templates.get(resource)?.store.get(`${namespace}/${name}`);
@@ -85,17 +85,22 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const desired = bindingObject(tenantId, namespace, tenantNamespace, bindingName(resource.kind, name), template, claim, spec);
   const written = await writeBinding(ctx, binding, desired);
   if (why) {
-    const status = { ...(written.status ?? {}) };
-    status.conditions = setCondition(status.conditions, outcome.ok
-      ? { type: CONDITION_SCHEDULED, status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' }
-      : { type: CONDITION_SCHEDULED, status: 'False', reason: outcome.reason, message: outcome.message },
-    { now: ctx.now(), ...(written.metadata.generation !== undefined ? { generation: written.metadata.generation } : {}) });
-    if (outcome.ok) {
-      status.schedulerObservedGeneration = written.metadata.generation ?? 0;
-      status.lastScheduledTime = rfc3339(ctx.now());
-      if (outcome.affinityName) status.schedulerObservingAffinityName = outcome.affinityName;
-    }
-    await writeBindingStatus(ctx, written, status);
+    const now = ctx.now();
+    await ensureBindingStatus(ctx, written, (latest) => {
+      // The scheduling result is for this generation; a newer spec gets its own pass.
+      if (latest.metadata.generation !== written.metadata.generation) return undefined;
+      const status = { ...(latest.status ?? {}) };
+      status.conditions = setCondition(status.conditions, outcome.ok
+        ? { type: CONDITION_SCHEDULED, status: 'True', reason: 'Success', message: 'Binding has been scheduled successfully.' }
+        : { type: CONDITION_SCHEDULED, status: 'False', reason: outcome.reason, message: outcome.message },
+      { now, ...(latest.metadata.generation !== undefined ? { generation: latest.metadata.generation } : {}) });
+      if (outcome.ok) {
+        status.schedulerObservedGeneration = latest.metadata.generation ?? 0;
+        status.lastScheduledTime = rfc3339(now);
+        if (outcome.affinityName) status.schedulerObservingAffinityName = outcome.affinityName;
+      }
+      return status;
+    });
     await ctx.events.record(written, outcome.ok ? 'Normal' : 'Warning', outcome.ok ? 'ScheduleBindingSucceed' : 'ScheduleBindingFailed',
       outcome.ok ? `Binding has been scheduled successfully. Result: {${(spec.clusters ?? []).map((c) => `${c.name}:${c.replicas ?? 0}`).join(', ')}}` : outcome.message);
     if (!outcome.ok) return { requeueAfterMs: 15_000 }; // clusters may come back or free capacity

@@ -7,6 +7,7 @@ import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';
+import type { EchoRecord } from './echo-record.ts';
 
 export interface EngineSettings {
   /** Toleration of the not-ready/unreachable NoExecute taints when a policy names none (Karmada's webhook default: 300 s). */
@@ -24,6 +25,8 @@ export interface EngineContext {
   settings: EngineSettings;
   /** What was last applied where (per engine: a new leader starts afresh). */
   applied: AppliedRecord;
+  /** The engine's own writes awaiting their watch events, which then wake nothing. */
+  echoes: EchoRecord;
   now(): Date;
   log(line: string): void;
 }

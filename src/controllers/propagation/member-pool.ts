@@ -5,7 +5,7 @@
 // without polling; an event names its binding by the permanent-id label.
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster } from '../../core/propagation/karmada-types.ts';
-import { startInformer, type Informer } from '../../kube/informer.ts';
+import { startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { allNamespacesPath, type TemplateResource } from './template-resources.ts';
 import { MANAGED_LABEL, PERMANENT_ID_LABEL } from './member-labels.ts';
@@ -33,8 +33,8 @@ export interface MemberPool {
 export function createMemberPool(options: {
   upstream: Upstream;
   connect: ConnectMember;
-  /** A member object changed: the uid of the binding it belongs to. */
-  onMemberChange: (bindingUid: string) => void;
+  /** A member object changed: the uid of the binding it belongs to, and where and what it is. */
+  onMemberChange: (bindingUid: string, change: { cluster: string; resource: TemplateResource; type: InformerEventType; obj: KubeObject }) => void;
   log: (line: string) => void;
 }): MemberPool {
   const members = new Map<string, Member>();
@@ -98,9 +98,9 @@ export function createMemberPool(options: {
         listPath: allNamespacesPath(resource),
         labelSelector: `${MANAGED_LABEL}=true`,
         log: options.log,
-        onEvent: (_type, obj) => {
+        onEvent: (type, obj) => {
           const uid = obj.metadata.labels?.[PERMANENT_ID_LABEL];
-          if (uid) options.onMemberChange(uid);
+          if (uid) options.onMemberChange(uid, { cluster: cluster.metadata.name ?? '', resource, type, obj });
         },
       });
       member.informers.set(resource, informer);

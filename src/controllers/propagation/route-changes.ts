@@ -13,6 +13,7 @@ import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.
 import { bindingsDependingOn, bindingsRequiring } from './dependencies.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { templateResourceOf } from './template-resources.ts';
+import { bindingStatusEchoKey, templateStatusEchoKey, workEchoKey } from './echo-record.ts';
 
 export function keysForChange(informers: EngineInformers, event: ChangeEvent): string[] {
   const { obj } = event;
@@ -59,6 +60,26 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       if (event.type === 'MODIFIED' && jsonEqual((event.old as Tenant | undefined)?.spec ?? {}, t.spec ?? {})) return [];
       return [...templatesOf(informers, id), ...ofTenant(informers.bindings, id).map(keyOfBinding)];
     }
+  }
+}
+
+/**
+ * The key under which an event may be the echo of the engine's own write (echo-record.ts), or
+ * undefined. Bindings and templates: only a MODIFIED can echo the status the engine wrote; their
+ * ADDED (and the detector's spec writes) always wake.
+ */
+export function echoKeyOf(event: ChangeEvent): string | undefined {
+  const ns = event.obj.metadata.namespace ?? '';
+  const name = event.obj.metadata.name ?? '';
+  switch (event.kind) {
+    case 'work':
+      return workEchoKey(ns, name);
+    case 'binding':
+      return event.type === 'MODIFIED' ? bindingStatusEchoKey(ns, name) : undefined;
+    case 'template':
+      return event.type === 'MODIFIED' && event.resource ? templateStatusEchoKey(event.resource, ns, name) : undefined;
+    default:
+      return undefined;
   }
 }
 

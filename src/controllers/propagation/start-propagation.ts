@@ -12,11 +12,12 @@ import type { EngineContext, EngineSettings } from './engine-context.ts';
 import { bindingByUid, startEngineInformers } from './engine-informers.ts';
 import { parseKey, tenantOfKey } from './engine-keys.ts';
 import { createMemberPool, type ConnectMember } from './member-pool.ts';
-import { keyOfBinding, keysForChange } from './route-changes.ts';
+import { echoKeyOf, keyOfBinding, keysForChange } from './route-changes.ts';
 import { reconcileTemplate } from './detect-template.ts';
 import { reconcileBinding } from './sync-binding.ts';
 import { purgeTenantFromMembers } from './purge-tenant.ts';
 import { createAppliedRecord } from './applied-record.ts';
+import { createEchoRecord, memberEchoKey } from './echo-record.ts';
 
 export interface PropagationOptions {
   upstream: Upstream;
@@ -50,16 +51,31 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const templateQueue = createWorkQueue(queueOptions);
   const bindingQueue = createWorkQueue(queueOptions);
   const queue = routedQueue(templateQueue, bindingQueue);
+  const echoes = createEchoRecord();
   const informers = startEngineInformers(options.upstream, (event) => {
-    for (const key of keysForChange(informers, event)) queue.add(key);
+    const wake = (): void => { for (const key of keysForChange(informers, event)) queue.add(key); };
+    const echoKey = echoKeyOf(event);
+    if (echoKey === undefined) wake();
+    else if (event.type === 'DELETED') {
+      echoes.forget(echoKey);
+      wake();
+    } else echoes.route(echoKey, event.obj, wake);
   }, options.log);
   const members = createMemberPool({
     upstream: options.upstream,
     connect: options.connect,
     log: options.log,
-    onMemberChange: (uid) => {
-      const binding = bindingByUid(informers, uid);
-      if (binding) queue.add(keyOfBinding(binding));
+    onMemberChange: (uid, { cluster, resource, type, obj }) => {
+      // The copy the executor just applied, coming back: nothing new to reflect.
+      const wake = (): void => {
+        const binding = bindingByUid(informers, uid);
+        if (binding) queue.add(keyOfBinding(binding));
+      };
+      const key = memberEchoKey(cluster, resource, obj.metadata.namespace ?? '', obj.metadata.name ?? '');
+      if (type === 'DELETED') {
+        echoes.forget(key);
+        wake();
+      } else echoes.route(key, obj, wake);
     },
   });
   const ctx: EngineContext = {
@@ -69,6 +85,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     events: createEventRecorder({ upstream: options.upstream, component: 'karmada-controller-manager', log: options.log }),
     queue,
     applied: createAppliedRecord(),
+    echoes,
     settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, ...options.settings },
     now: options.now ?? (() => new Date()),
     log: options.log,

@@ -15,11 +15,10 @@ import { aggregateStatus, interpretHealth } from '../../core/propagation/status/
 import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
-import { statusError } from '../../kube/status-error.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import { setCondition } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
-import { releaseBinding, updateBindingSpec, writeBindingStatus } from './binding-writes.ts';
+import { ensureBindingStatus, releaseBinding, updateBindingSpec } from './binding-writes.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
 import { tenantViews } from './tenant-views.ts';
 import { ofTenant, worksOfBinding } from './engine-informers.ts';
@@ -28,6 +27,8 @@ import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATIO
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
 import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
+import { memberEchoKey, templateStatusEchoKey } from './echo-record.ts';
+import { ensureStatus } from './status-writes.ts';
 
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
   const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
@@ -110,7 +111,15 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     if (!ctx.applied.unchanged(applyKey, hash, observed.synced ? observed.obj : undefined)) {
       try {
         await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
-        current = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite');
+        const echoKey = memberEchoKey(target.name, resource, namespace, binding.spec.resource.name);
+        let result: KubeObject | undefined;
+        ctx.echoes.begin(echoKey);
+        try {
+          result = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite');
+        } finally {
+          ctx.echoes.end(echoKey, result); // the member's event for this apply wakes nothing
+        }
+        current = result;
         ctx.applied.record(applyKey, hash, current);
       } catch (err) {
         if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
@@ -151,12 +160,20 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     }
   }
 
-  const status = { ...(current.status ?? {}), aggregatedStatus: items };
-  status.conditions = setCondition(status.conditions, fullyAppliedCondition(items), { now: ctx.now(), ...(current.metadata.generation !== undefined ? { generation: current.metadata.generation } : {}) });
-  const before = JSON.stringify(current.status?.conditions?.find((c) => c.type === 'FullyApplied')?.status);
-  await writeBindingStatus(ctx, current, status);
-  const after = JSON.stringify(status.conditions.find((c) => c.type === 'FullyApplied')?.status);
-  if (before !== after && after === '"True"') await ctx.events.record(current, 'Normal', 'SyncWorkSucceed', 'Sync work of resourceBinding successful.');
+  // Built on the latest copy: the detector's Scheduled condition may have landed since this pass read the binding.
+  let before: string | undefined;
+  // The informer's copy only moves forward: unless this pass rewrote the spec, it is the freshest base (no 409 to retry).
+  const base = current === binding ? ctx.informers.bindings.store.get(`${namespace}/${name}`) ?? current : current;
+  const written = await ensureBindingStatus(ctx, base, (latest) => {
+    // A spec changed meanwhile (new placement, new replicas) was not what these outcomes applied: its own pass will judge it.
+    if (latest.metadata.generation !== current.metadata.generation) return undefined;
+    before = JSON.stringify(latest.status?.conditions?.find((c) => c.type === 'FullyApplied')?.status);
+    const status = { ...(latest.status ?? {}), aggregatedStatus: items };
+    status.conditions = setCondition(status.conditions, fullyAppliedCondition(items), { now: ctx.now(), ...(latest.metadata.generation !== undefined ? { generation: latest.metadata.generation } : {}) });
+    return status;
+  });
+  const after = JSON.stringify(written.status?.conditions?.find((c) => c.type === 'FullyApplied')?.status);
+  if (before !== after && after === '"True"') await ctx.events.record(written, 'Normal', 'SyncWorkSucceed', 'Sync work of resourceBinding successful.');
 
   await writeTemplateStatus(ctx, resource, template, items);
   const failed = items.some((i) => !i.applied) && !suspendedEverywhere;
@@ -174,15 +191,18 @@ async function writeWork(ctx: EngineContext, tenantId: string, space: string, wN
 }
 
 async function writeWorkApplied(ctx: EngineContext, work: Work, applied: boolean, reason: string, text: string, memberObj: KubeObject | undefined, resource: TemplateResource): Promise<void> {
-  const conditions = setCondition(work.status?.conditions, { type: CONDITION_APPLIED, status: applied ? 'True' : 'False', reason, message: text }, { now: ctx.now() });
-  const manifest = work.spec.workload.manifests[0];
-  const manifestStatuses = memberObj && manifest ? [{
-    identifier: { ordinal: 0, group: resource.group, version: resource.version, kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' },
-    // Health only: the reflected status lives in the binding's aggregatedStatus, and carrying it here too
-    // would rewrite every Work on every member status change (one more host write per cluster per change).
-    health: interpretHealth(memberObj),
-  }] : [];
-  await writeWorkStatus(ctx, work, conditions, manifestStatuses);
+  const now = ctx.now();
+  await writeWorkStatus(ctx, work, (latest) => {
+    const conditions = setCondition(latest.status?.conditions, { type: CONDITION_APPLIED, status: applied ? 'True' : 'False', reason, message: text }, { now });
+    const manifest = latest.spec.workload.manifests[0];
+    const manifestStatuses = memberObj && manifest ? [{
+      identifier: { ordinal: 0, group: resource.group, version: resource.version, kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' },
+      // Health only: the reflected status lives in the binding's aggregatedStatus, and carrying it here too
+      // would rewrite every Work on every member status change (one more host write per cluster per change).
+      health: interpretHealth(memberObj),
+    }] : [];
+    return { conditions, manifestStatuses };
+  });
 }
 
 /** Deletes the binding's Works for these clusters, and (when asked) its copies there. Unreachable members are retried later. */
@@ -215,9 +235,13 @@ async function writeTemplateStatus(ctx: EngineContext, resource: TemplateResourc
   if (!resource.hasStatus) return;
   const status = aggregateStatus(template, items);
   if (status === undefined || jsonEqual(template.status ?? {}, status)) return;
-  const path = `${namespacedPath(resource, template.metadata.namespace ?? '')}/${encodeURIComponent(template.metadata.name ?? '')}/status`;
-  const res = await ctx.upstream.request('PUT', path, { ...template, status });
-  if (res.status !== 200 && res.status !== 404 && res.status !== 409) throw statusError(res.status, res.body);
+  const [ns, name] = [template.metadata.namespace ?? '', template.metadata.name ?? ''];
+  // Retried on a conflict: the previous pass's write of this status may not be in the informer yet.
+  await ensureStatus(ctx, {
+    path: `${namespacedPath(resource, ns)}/${encodeURIComponent(name)}`, echoKey: templateStatusEchoKey(resource, ns, name), current: template, missingOk: true,
+    cached: () => ctx.informers.templates.get(resource)?.store.get(`${ns}/${name}`),
+    build: (latest) => aggregateStatus(latest, items) ?? latest.status ?? {},
+  });
 }
 
 function message(err: unknown): string {

@@ -8,6 +8,8 @@ import { statusError } from '../../kube/status-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import type { EngineContext } from './engine-context.ts';
+import { ownWrite, workEchoKey } from './echo-record.ts';
+import { ensureStatus } from './status-writes.ts';
 
 const BASE = '/apis/work.karmada.io/v1alpha1';
 const collection = (ns: string): string => `${BASE}/namespaces/${encodeURIComponent(ns)}/works`;
@@ -29,7 +31,7 @@ export async function ensureWork(ctx: EngineContext, desired: Work): Promise<Wor
   const name = desired.metadata.name ?? '';
   const existing = ctx.informers.works.store.get(`${ns}/${name}`);
   if (!existing) {
-    const res = await ctx.upstream.request<Work>('POST', collection(ns), desired);
+    const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('POST', collection(ns), desired));
     if (res.status === 201) return res.body;
     if (res.status === 404) ensuredSpaces.get(ctx.upstream)?.delete(ns); // the execution space went away: make it again next time
     if (res.status !== 409) throw statusError(res.status, res.body);
@@ -44,16 +46,23 @@ async function updateIfChanged(ctx: EngineContext, existing: Work, desired: Work
   if (jsonEqual(existing.spec, desired.spec) && jsonEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {})
     && jsonEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {})) return existing;
   const next: Work = { ...existing, metadata: { ...existing.metadata, labels: desired.metadata.labels ?? {}, annotations: desired.metadata.annotations ?? {} }, spec: desired.spec };
-  const res = await ctx.upstream.request<Work>('PUT', item(existing.metadata.namespace ?? '', existing.metadata.name ?? ''), next);
+  const [ns, name] = [existing.metadata.namespace ?? '', existing.metadata.name ?? ''];
+  const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('PUT', item(ns, name), next));
   if (res.status === 200) return res.body;
   throw statusError(res.status, res.body);
 }
 
-export async function writeWorkStatus(ctx: EngineContext, work: Work, conditions: Condition[], manifestStatuses: ManifestStatus[]): Promise<void> {
-  const status = { conditions, ...(manifestStatuses.length > 0 ? { manifestStatuses } : {}) };
-  if (jsonEqual(work.status ?? {}, status)) return;
-  const res = await ctx.upstream.request('PUT', `${item(work.metadata.namespace ?? '', work.metadata.name ?? '')}/status`, { ...work, status });
-  if (res.status !== 200 && res.status !== 404 && res.status !== 409) throw statusError(res.status, res.body);
+/** The Work's status from `build` (conditions and manifest statuses), retried on the latest copy after a conflict. */
+export async function writeWorkStatus(ctx: EngineContext, work: Work, build: (latest: Work) => { conditions: Condition[]; manifestStatuses: ManifestStatus[] }): Promise<void> {
+  const [ns, name] = [work.metadata.namespace ?? '', work.metadata.name ?? ''];
+  await ensureStatus(ctx, {
+    path: item(ns, name), echoKey: workEchoKey(ns, name), current: work, missingOk: true,
+    cached: () => ctx.informers.works.store.get(`${ns}/${name}`),
+    build: (latest) => {
+      const { conditions, manifestStatuses } = build(latest);
+      return { conditions, ...(manifestStatuses.length > 0 ? { manifestStatuses } : {}) };
+    },
+  });
 }
 
 export async function deleteWork(ctx: EngineContext, namespace: string, name: string): Promise<void> {
