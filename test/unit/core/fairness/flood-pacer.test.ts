@@ -66,6 +66,22 @@ describe('FloodPacer', () => {
     });
   }
 
+  it('a flood that begins while a quiet tenant is active is paced at once, from the floor, before any window closes', () => {
+    const ctx = setup();
+    ctx.pacer.observe('quiet', 1);
+    ctx.pacer.observe('quiet', 0);
+    ctx.clock.t += 10;
+    ctx.pacer.observe('noisy', 1);
+    assert.equal(ctx.pacer.mayStart('noisy'), true, 'not heavy yet');
+    ctx.pacer.started('noisy');
+    ctx.pacer.observe('noisy', 200);
+    assert.equal(ctx.pacer.stats().rate, SETTINGS.minRate);
+    assert.equal(ctx.pacer.mayStart('noisy'), true, 'one token to start with');
+    ctx.pacer.started('noisy');
+    assert.equal(ctx.pacer.mayStart('noisy'), false);
+    assert.equal(ctx.pacer.mayStart('quiet'), true);
+  });
+
   it('never below minRate', () => {
     const ctx = setup();
     floodWindow(ctx, 1, 0);
