@@ -75,7 +75,7 @@ export function defaultConfig(): WarrenConfig {
     fairness: {
       enabled: true, totalSeats: 600, retryAfterSeconds: 1,
       adaptive: { enabled: true, minSeats: 1, latencyTolerance: 1.5, probeIntervalSeconds: 30 },
-      pacing: { enabled: true, targetLagMs: 2, heavyOutstanding: 4 },
+      pacing: { enabled: true, targetLagMs: 1, heavyOutstanding: 4 },
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },

@@ -21,7 +21,7 @@ export interface FloodPacing extends TenantPacer {
 export interface FloodPacingOptions {
   settings?: Partial<FloodPacerSettings>;
   now?: () => number;
-  /** Mean event-loop delay (ms) the neighbours may pay; 2 by default. */
+  /** Mean event-loop delay (ms) the neighbours may pay; 1 by default. */
   targetLagMs?: number;
   /** Mean event-loop delay (ms) since the previous call; default: this event loop's. */
   lag?: () => number;
@@ -77,7 +77,7 @@ export function createFloodPacing(options: FloodPacingOptions = {}): FloodPacing
   };
 }
 
-export const DEFAULT_TARGET_LAG_MS = 2;
+export const DEFAULT_TARGET_LAG_MS = 1;
 const LAG_RESOLUTION_MS = 1;
 
 /**
