@@ -3,9 +3,10 @@
 // more concurrent requests than its share (default fairness: 20 seats, 50
 // queued). Reported: quiet's p50/p99 both ways, the ratio (goal: p99 at most
 // 2x), noisy's 429 share, and quiet's 429s (goal: none). The gateway is a
-// `warren serve` child; both tenants are onboarded by it. Measured three
-// times, back to back: the default (gateway-wide seats that follow latency,
-// at most 600), the old default (600 fixed seats, kube's figure), and fixed
+// `warren serve` child; both tenants are onboarded by it. Measured four
+// times, back to back: the default (the flooder paced while quiet is active,
+// and gateway-wide seats that follow latency, at most 600), adaptive seats
+// without pacing, the old default (600 fixed seats, kube's figure), and fixed
 // seats capped to what this machine serves (2 per CPU): on a CPU-bound
 // gateway, the quiet tenant's latency grows with how many of the noisy
 // tenant's requests are in flight beside it.
@@ -156,10 +157,11 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
 
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: adaptive gateway-wide seats (the default), 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats (the default), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
   async run(env) {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
+    // A 429 share and noisy's served rate go with each: pacing trades the flooder's throughput for quiet's latency.
     const configs: Config[] = [
       { label: 'paced flooder + adaptive seats', env: {} },
       { label: 'adaptive seats, no pacing', env: { WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
