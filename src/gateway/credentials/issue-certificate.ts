@@ -9,12 +9,14 @@
 // certificate issued just after `warren tenant revoke` look revoked.
 import '../../pki/certificates.ts'; // side effect: reflect-metadata and the WebCrypto provider for @peculiar/x509
 import * as x509 from '@peculiar/x509';
-import { webcrypto, randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { assertTenantId } from '../../core/tenancy/tenant-id.ts';
 import { buildKubeconfig } from '../../pki/kubeconfig.ts';
 import type { IssuedCertificate, KeyPairPem } from '../../pki/certificates.ts';
+import { buildCertificate, buildTbsCertificate, derName, type NameAttribute } from './certificate-der.ts';
 
-const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const generateEcKeyPair = promisify(generateKeyPair);
 
 export interface TenantUserCertificateOptions {
   /** Warren's tenant CA (the one the gateway listener trusts for client certificates). */
@@ -31,66 +33,86 @@ export interface TenantUserCertificate extends IssuedCertificate {
   notBefore: Date;
 }
 
-async function importPkcs8(pem: string): Promise<webcrypto.CryptoKey> {
-  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
-  return webcrypto.subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign']);
-}
-
-function toPem(der: ArrayBuffer, label: string): string {
+function toPem(der: Uint8Array, label: string): string {
   const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
-function positiveSerial(): string {
+function positiveSerial(): Buffer {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] ?? 0) & 0x7f;
-  return bytes.toString('hex');
+  return bytes;
 }
 
-// The CA parsed and its key imported once per CA object, not per certificate: onboarding
-// issues one per tenant user, and parsing and importing were ~15% of `warren serve` CPU
-// when onboarding 1,000 tenants. Keyed by the object, so a rotated CA is a new entry.
-const parsedCas = new WeakMap<KeyPairPem, Promise<{ caCert: x509.X509Certificate; caKey: webcrypto.CryptoKey; aki: x509.Extension }>>();
+// A client certificate's constraints, the same for every tenant user: not a CA (critical),
+// digitalSignature only (critical), clientAuth only. DER made once, by @peculiar/x509.
+let constantExtensions: Buffer[] | undefined;
+function clientExtensions(): Buffer[] {
+  constantExtensions ??= [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth], false),
+  ].map((e) => Buffer.from(e.rawData));
+  return constantExtensions;
+}
 
-function parsedCa(ca: KeyPairPem): Promise<{ caCert: x509.X509Certificate; caKey: webcrypto.CryptoKey; aki: x509.Extension }> {
+interface ParsedCa {
+  /** The CA's subject as the issuer Name, DER (encoded by @peculiar/x509 from the CA certificate, as before). */
+  issuer: Buffer;
+  /** AuthorityKeyIdentifier from the CA's key, DER. */
+  aki: Buffer;
+  key: KeyObject;
+}
+
+// The CA parsed, its key imported and the parts of a certificate that depend only on it
+// encoded once per CA object, not per certificate: onboarding issues one per tenant user.
+// Keyed by the object, so a rotated CA is a new entry.
+const parsedCas = new WeakMap<KeyPairPem, Promise<ParsedCa>>();
+
+function parsedCa(ca: KeyPairPem): Promise<ParsedCa> {
   let parsed = parsedCas.get(ca);
   if (!parsed) {
-    const caCert = new x509.X509Certificate(ca.certPem);
-    parsed = Promise.all([importPkcs8(ca.keyPem), x509.AuthorityKeyIdentifierExtension.create(caCert, false)]).then(([caKey, aki]) => ({ caCert, caKey, aki }));
+    parsed = (async () => {
+      const caCert = new x509.X509Certificate(ca.certPem);
+      const aki = await x509.AuthorityKeyIdentifierExtension.create(caCert, false);
+      const key = createPrivateKey(ca.keyPem);
+      if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new TypeError('the tenant CA key must be ECDSA P-256');
+      return { issuer: Buffer.from(new x509.Name(caCert.subject).toArrayBuffer()), aki: Buffer.from(aki.rawData), key };
+    })();
     parsedCas.set(ca, parsed);
     parsed.catch(() => parsedCas.delete(ca));
   }
   return parsed;
 }
 
+/**
+ * An ECDSA P-256 client certificate for one tenant user, signed by the tenant CA:
+ * subject CN=<user>, OU=<tenant id>, O=<group>... (each value verbatim), validity
+ * [notBefore floored to the second, + lifetimeMs), not a CA, digitalSignature,
+ * clientAuth, and the CA's key identifier.
+ */
 export async function issueTenantUserCertificate(options: TenantUserCertificateOptions): Promise<TenantUserCertificate> {
   assertTenantId(options.tenantId);
   if (options.user === '') throw new TypeError('a tenant user certificate needs a user name');
-  const { caCert, caKey, aki } = await parsedCa(options.ca);
-  const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const [ca, keys] = await Promise.all([
+    parsedCa(options.ca),
+    generateEcKeyPair('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }),
+  ]);
   // X.509 times have whole seconds: floor here so the certificate says exactly what we report.
   const notBefore = new Date(Math.floor((options.notBefore ?? new Date()).getTime() / 1000) * 1000);
   const notAfter = new Date(notBefore.getTime() + options.lifetimeMs);
-  // A JSON name, not a DN string: user and group names need no escaping this way.
-  const subject: x509.JsonName = [{ CN: [options.user] }, { OU: [options.tenantId] }, ...options.groups.map((g) => ({ O: [g] }))];
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: positiveSerial(),
-    subject,
-    issuer: caCert.subject,
+  const subject: Array<[NameAttribute, string]> = [['CN', options.user], ['OU', options.tenantId], ...options.groups.map((g): [NameAttribute, string] => ['O', g])];
+  const tbs = buildTbsCertificate({
+    serial: positiveSerial(),
+    issuer: ca.issuer,
     notBefore,
     notAfter,
-    signingKey: caKey,
-    publicKey: keys.publicKey,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth], false),
-      aki,
-    ],
+    subject: derName(subject),
+    spki: keys.publicKey,
+    extensions: [...clientExtensions(), ca.aki],
   });
-  const keyPem = toPem(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
-  return { certPem: cert.toString('pem') + '\n', keyPem, notBefore, notAfter };
+  const certDer = buildCertificate(tbs, sign('sha256', tbs, ca.key));
+  return { certPem: toPem(certDer, 'CERTIFICATE'), keyPem: keys.privateKey, notBefore, notAfter };
 }
 
 export interface TenantUserKubeconfigOptions {
