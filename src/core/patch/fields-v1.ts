@@ -22,8 +22,8 @@ export type FieldsV1 = { [element: string]: FieldsV1 };
 const KEY_DEFAULTS: Record<string, unknown> = { protocol: 'TCP' };
 
 /** Fields the apiserver owns and that never appear in managedFields. */
-const IGNORED_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink'];
+const IGNORED_META: ReadonlySet<string> = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']);
 
 /** `k:{...}` element for a list item, or undefined when it lacks every key. */
 export function itemKey(item: JsonMap, keys: string[]): string | undefined {
@@ -39,77 +39,114 @@ export function itemKey(item: JsonMap, keys: string[]): string | undefined {
 export function trackedContent(obj: JsonMap): JsonMap {
   const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
   if (!isObject(metadata)) return rest;
-  const meta: JsonMap = { ...metadata };
-  for (const k of IGNORED_META) delete meta[k];
-  return Object.keys(meta).length > 0 ? { ...rest, metadata: meta } : rest;
+  // Copied key by key rather than spread-then-delete: delete turns the copy into a slow dictionary object.
+  const meta: JsonMap = {};
+  let kept = 0;
+  for (const k of Object.keys(metadata)) {
+    if (IGNORED_META.has(k)) continue;
+    meta[k] = metadata[k];
+    kept++;
+  }
+  return kept > 0 ? { ...rest, metadata: meta } : rest;
 }
 
 /** The set of fields an object sets, typed by `typeName` (undefined = untyped: lists atomic). */
 export function fieldSetOf(obj: JsonMap, typeName: string | undefined): FieldSet {
   const out: FieldSet = new Set();
-  walkMap(trackedContent(obj), typeName, [], out);
+  walkMap(trackedContent(obj), typeName, '', out);
   return out;
 }
 
-function walkMap(map: JsonMap, typeName: string | undefined, prefix: FieldPath, out: FieldSet): void {
-  for (const [key, value] of Object.entries(map)) {
+// Paths are built as their JSON text directly: `prefix` is the encoded elements so far, without the
+// brackets, so a member is `[${prefix},${element}]`. Equal to JSON.stringify(path) (an array of strings
+// encodes as its elements' encodings joined by commas), without copying and re-encoding the path per leaf.
+function extend(prefix: string, element: string): string {
+  return prefix === '' ? JSON.stringify(element) : `${prefix},${JSON.stringify(element)}`;
+}
+
+function walkMap(map: JsonMap, typeName: string | undefined, prefix: string, out: FieldSet): void {
+  for (const key of Object.keys(map)) {
+    const value = map[key];
     if (value === null || value === undefined) continue;
-    const path = [...prefix, `f:${key}`];
+    const path = extend(prefix, `f:${key}`);
     const childType = resolveFieldType(typeName, key);
     if (isObject(value)) {
-      if (isAtomicStruct(childType) || Object.keys(value).length === 0) out.add(JSON.stringify(path));
+      if (isAtomicStruct(childType) || Object.keys(value).length === 0) out.add(`[${path}]`);
       else walkMap(value, childType, path, out);
     } else if (Array.isArray(value)) {
       walkList(value, typeName, key, path, out);
     } else {
-      out.add(JSON.stringify(path));
+      out.add(`[${path}]`);
     }
   }
 }
 
-function walkList(list: unknown[], typeName: string | undefined, key: string, path: FieldPath, out: FieldSet): void {
+function walkList(list: unknown[], typeName: string | undefined, key: string, path: string, out: FieldSet): void {
   const strategy = fieldStrategy(typeName, key);
   const keys = listKeysOf(strategy);
   if (keys && list.every(isObject)) {
     for (const item of list) {
       const element = itemKey(item, keys);
       if (element === undefined) continue;
-      out.add(JSON.stringify([...path, element]));
-      walkMap(item, resolveFieldType(typeName, key), [...path, element], out);
+      const itemPath = extend(path, element);
+      out.add(`[${itemPath}]`);
+      walkMap(item, resolveFieldType(typeName, key), itemPath, out);
     }
   } else if (isPrimitiveMergeList(strategy) && !list.some(isObject)) {
-    for (const v of list) out.add(JSON.stringify([...path, `v:${JSON.stringify(v)}`]));
+    for (const v of list) out.add(`[${extend(path, `v:${JSON.stringify(v)}`)}]`);
   } else {
-    out.add(JSON.stringify(path)); // atomic list: owned as one leaf
+    out.add(`[${path}]`); // atomic list: owned as one leaf
   }
 }
 
 /** FieldsV1 tree from a set. */
 export function toFieldsV1(set: FieldSet): FieldsV1 {
   const root: FieldsV1 = {};
+  const members: FieldsV1[] = [];
   for (const encoded of set) {
     let node = root;
     for (const el of JSON.parse(encoded) as FieldPath) node = node[el] ??= {};
+    members.push(node);
   }
-  // A member that also has children is marked with ".".
-  for (const encoded of set) {
-    let node: FieldsV1 | undefined = root;
-    for (const el of JSON.parse(encoded) as FieldPath) node = node?.[el];
-    if (node && Object.keys(node).some((k) => k !== '.')) node['.'] = {};
-  }
+  // A member that also has children is marked with "." (after all members are in: a child may come later).
+  for (const node of members) if (Object.keys(node).some((k) => k !== '.')) node['.'] = {};
   return root;
 }
 
 /** Set from a FieldsV1 tree: empty nodes and nodes marked "." are members. */
 export function fromFieldsV1(tree: unknown, prefix: FieldPath = [], out: FieldSet = new Set()): FieldSet {
-  if (!isObject(tree)) return out;
-  for (const [el, child] of Object.entries(tree)) {
-    if (el === '.') continue;
-    const path = [...prefix, el];
-    if (!isObject(child) || Object.keys(child).length === 0 || '.' in child) out.add(JSON.stringify(path));
-    fromFieldsV1(child, path, out);
-  }
+  let encoded = '';
+  for (const el of prefix) encoded = extend(encoded, el);
+  collectMembers(tree, encoded, out);
   return out;
+}
+
+function collectMembers(tree: unknown, prefix: string, out: FieldSet): void {
+  if (!isObject(tree)) return;
+  for (const el of Object.keys(tree)) {
+    if (el === '.') continue;
+    const child = tree[el];
+    const path = extend(prefix, el);
+    if (!isObject(child) || Object.keys(child).length === 0 || '.' in child) out.add(`[${path}]`);
+    collectMembers(child, path, out);
+  }
+}
+
+/**
+ * Every path that has a member strictly below it, encoded as members are: `parents.has(p)` is
+ * `hasChildIn(set, p)` for the whole set at once (one pass instead of a scan of the set per path).
+ */
+export function parentsOf(set: FieldSet): Set<string> {
+  const parents = new Set<string>();
+  for (const encoded of set) {
+    const path = JSON.parse(encoded) as FieldPath;
+    let prefix = '';
+    for (let i = 0; i < path.length - 1; i++) {
+      prefix = extend(prefix, path[i] ?? '');
+      parents.add(`[${prefix}]`);
+    }
+  }
+  return parents;
 }
 
 /** ".spec.containers[name=\"x\"].image", as structured-merge-diff prints paths. */

@@ -10,6 +10,8 @@ import type { JsonMap } from './json-value.ts';
 export interface TrackedManager {
   entry: ManagedFieldsEntry;
   set: FieldSet;
+  /** True when entry.fieldsV1 is known to be toFieldsV1(set): serialize need not rebuild it. Whoever changes `set` must clear it. */
+  encoded?: boolean;
 }
 
 export function managersOf(obj: JsonMap | undefined): TrackedManager[] {
@@ -56,7 +58,7 @@ export function newEntry(input: {
 
 /** Entries with an empty field set are dropped, as kube does. */
 export function serialize(managers: TrackedManager[]): ManagedFieldsEntry[] {
-  return managers.filter((m) => m.set.size > 0).map((m) => ({ ...m.entry, fieldsV1: toFieldsV1(m.set) }));
+  return managers.filter((m) => m.set.size > 0).map((m) => ({ ...m.entry, fieldsV1: m.encoded === true ? m.entry.fieldsV1 : toFieldsV1(m.set) }));
 }
 
 /** Does the set hold `encoded` or any path below it? */

@@ -3,11 +3,11 @@
 // or changed, taking it from anyone else (updates never conflict), and fields
 // that disappeared leave every manager's set. That way a later apply conflicts
 // with, e.g., "kubectl-client-side-apply" over .spec.replicas.
-import { fieldSetOf, valueAt } from './fields-v1.ts';
+import { fieldSetOf, parentsOf, valueAt } from './fields-v1.ts';
 import type { FieldPath, FieldSet } from './fields-v1.ts';
 import { deepEqual } from './json-value.ts';
 import type { JsonMap } from './json-value.ts';
-import { hasChildIn, managersOf, newEntry, sameManager, serialize, withManagedFields } from './managed-fields.ts';
+import { managersOf, newEntry, sameManager, serialize, withManagedFields } from './managed-fields.ts';
 
 export interface TrackUpdateOptions<T extends JsonMap> {
   previous: T | undefined;
@@ -29,9 +29,10 @@ export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
   }
   const before: FieldSet = opts.previous ? fieldSetOf(opts.previous, opts.typeName) : new Set();
   const after = fieldSetOf(opts.next, opts.typeName);
+  const parents = before.size > 0 ? parentsOf(after) : undefined;
   const changed = [...after].filter((p) => {
     if (!before.has(p)) return true;
-    if (hasChildIn(after, p)) return false; // judged through its leaves
+    if (parents?.has(p)) return false; // judged through its leaves
     const path = JSON.parse(p) as FieldPath;
     return !deepEqual(valueAt(opts.previous, path), valueAt(opts.next, path));
   });
@@ -45,8 +46,9 @@ export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
   const mineSet = new Set([...(managers[index]?.set ?? []), ...changed]);
   if (index >= 0 || mineSet.size > 0) {
     const mine = newEntry({ manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, now: opts.now, subresource: opts.subresource, set: mineSet });
-    if (index >= 0) managers[index] = changed.length > 0 ? mine : { ...mine, entry: managers[index]?.entry ?? mine.entry };
-    else managers.push(mine);
+    // The fresh entry's fieldsV1 was just built from mineSet: serialize may reuse it (one tree build per write, not two).
+    if (index >= 0) managers[index] = changed.length > 0 ? { ...mine, encoded: true } : { ...mine, entry: managers[index]?.entry ?? mine.entry };
+    else managers.push({ ...mine, encoded: true });
   }
   return withManagedFields(opts.next, serialize(managers));
 }
