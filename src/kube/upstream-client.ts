@@ -4,6 +4,7 @@
 // Status errors that say nothing about where the upstream is: those messages can
 // travel all the way to a tenant.
 import https from 'node:https';
+import tls_ from 'node:tls';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -48,6 +49,9 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
   let ready: Promise<void> = kc.applyToHTTPSOptions(tls);
   const user = kc.getCurrentUser();
   const dynamicAuth = Boolean(user?.exec || user?.authProvider);
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port || 443;
+  const pathPrefix = url.pathname.replace(/\/$/, '');
 
   async function currentOptions(): Promise<https.RequestOptions> {
     if (dynamicAuth) ready = kc.applyToHTTPSOptions(tls);
@@ -55,27 +59,49 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     return tls;
   }
 
+  // The TLS material as one SecureContext, made once (again only if an exec plugin hands out
+  // new material). Given ca/cert/key instead, every new connection parses the PEMs again
+  // (tls.createSecureContext), and every request folds them into the agent's pool key
+  // (https.Agent.getName): ~1.5 ms per connection and a few µs per request, both seen in
+  // `warren serve`'s profile while onboarding (issue 4). The pool key no longer names the
+  // material, so material from a dynamic user keeps the per-option path below: a pooled
+  // socket must never carry an older client certificate.
+  let shared: { from: https.RequestOptions; ca: unknown; cert: unknown; key: unknown; pfx: unknown; options: https.RequestOptions } | undefined;
+  function connectionOptions(base: https.RequestOptions): https.RequestOptions {
+    if (dynamicAuth) return base;
+    if (shared && shared.from === base && shared.ca === base.ca && shared.cert === base.cert && shared.key === base.key && shared.pfx === base.pfx) return shared.options;
+    const { ca, cert, key, pfx, passphrase, ...rest } = base;
+    const secureContext = tls_.createSecureContext({
+      ...(ca !== undefined ? { ca } : {}), ...(cert !== undefined ? { cert } : {}), ...(key !== undefined ? { key } : {}),
+      ...(pfx !== undefined ? { pfx } : {}), ...(passphrase !== undefined ? { passphrase } : {}),
+    });
+    const options: https.RequestOptions & Pick<tls_.ConnectionOptions, 'secureContext'> = { ...rest, secureContext };
+    shared = { from: base, ca, cert, key, pfx, options };
+    return options;
+  }
+
   function baseOptions(method: string, path: string, base: https.RequestOptions, headers: Record<string, string>): https.RequestOptions {
     return {
-      ...base,
+      ...connectionOptions(base),
       protocol: 'https:',
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || 443,
+      hostname,
+      port,
       method,
-      path: url.pathname.replace(/\/$/, '') + path,
+      path: pathPrefix + path,
       headers: { ...(base.headers as Record<string, string>), Accept: 'application/json', ...headers },
     };
   }
 
   async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<UpstreamResponse<T>> {
-    const base = await currentOptions();
+    const base = dynamicAuth ? await currentOptions() : (await ready, tls);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const allHeaders = { ...headers };
+    const allHeaders = payload ? { ...headers } : headers;
     if (payload) {
       allHeaders['Content-Type'] ??= 'application/json';
       allHeaders['Content-Length'] = String(payload.length);
     }
-    const opts = { ...baseOptions(method, path, base, allHeaders), agent };
+    const opts = baseOptions(method, path, base, allHeaders);
+    opts.agent = agent;
     try {
       return await exchange<T>(opts, payload, timeoutMs);
     } catch (err) {
@@ -148,7 +174,7 @@ function exchange<T>(opts: https.RequestOptions, payload: Buffer | undefined, ti
       res.on('error', fail);
       res.on('end', () => {
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
+        const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseBody(text, res.headers['content-type']) as T });
       });
     });
