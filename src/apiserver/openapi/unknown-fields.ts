@@ -15,11 +15,57 @@ import type { Schema } from './type-schema.ts';
  * no built-in schema (custom resources are pruned by their own schema).
  */
 export function findUnknownFields(group: string, version: string, kind: string, obj: unknown, definitions: Definitions = builtinDefinitions()): string[] {
-  const root = definitions[definitionNameOfKind(group, version, kind)];
+  const root = definitions[definitionName(group, version, kind)];
   if (!root) return [];
   const out: string[] = [];
-  walk(root, obj, '', definitions, out);
+  walk(compile(root, definitions), obj, [], out);
   return out;
+}
+
+const names = new Map<string, string>();
+
+function definitionName(group: string, version: string, kind: string): string {
+  const key = `${group}/${version}/${kind}`;
+  let name = names.get(key);
+  if (name === undefined) {
+    name = definitionNameOfKind(group, version, kind);
+    names.set(key, name);
+  }
+  return name;
+}
+
+// Runs on every write of a built-in kind, so each schema node is resolved ($ref hops) and reduced to
+// what the walk asks once, then remembered by schema object; and the path of a field is only spelled
+// out when it is unknown (a stack of segments, not a string concatenated per field visited).
+interface Node {
+  preserve: boolean;
+  properties: Record<string, Schema> | undefined;
+  additional: Schema | boolean | undefined;
+  items: Schema | undefined;
+  definitions: Definitions;
+}
+
+const compiledByDefinitions = new WeakMap<Definitions, WeakMap<Schema, Node>>();
+
+function compile(schema: Schema, definitions: Definitions): Node {
+  let cache = compiledByDefinitions.get(definitions);
+  if (!cache) {
+    cache = new WeakMap();
+    compiledByDefinitions.set(definitions, cache);
+  }
+  let node = cache.get(schema);
+  if (!node) {
+    const s = resolve(schema, definitions);
+    node = {
+      preserve: s['x-kubernetes-preserve-unknown-fields'] === true,
+      properties: s.properties as Record<string, Schema> | undefined,
+      additional: s.additionalProperties as Schema | boolean | undefined,
+      items: s.items as Schema | undefined,
+      definitions,
+    };
+    cache.set(schema, node);
+  }
+  return node;
 }
 
 function resolve(schema: Schema, definitions: Definitions): Schema {
@@ -31,27 +77,36 @@ function resolve(schema: Schema, definitions: Definitions): Schema {
   return s;
 }
 
-function join(path: string, field: string): string {
-  return path ? `${path}.${field}` : field;
+/** Segments are field names, or list indexes as numbers: ["spec", "containers", 0, "bogus"] → "spec.containers[0].bogus". */
+function spell(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out === '' ? seg : `.${seg}`;
+  return out;
 }
 
-function walk(schema: Schema, value: unknown, path: string, definitions: Definitions, out: string[]): void {
-  const s = resolve(schema, definitions);
+function walk(node: Node, value: unknown, path: Array<string | number>, out: string[]): void {
   if (value === null || typeof value !== 'object') return;
-  if (s['x-kubernetes-preserve-unknown-fields'] === true) return;
+  if (node.preserve) return;
   if (Array.isArray(value)) {
-    const items = s.items as Schema | undefined;
-    if (items) value.forEach((v, i) => walk(items, v, `${path}[${i}]`, definitions, out));
+    const { items } = node;
+    if (!items) return;
+    const child = compile(items, node.definitions);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      walk(child, value[i], path, out);
+      path.pop();
+    }
     return;
   }
-  const properties = s.properties as Record<string, Schema> | undefined;
-  const additional = s.additionalProperties as Schema | boolean | undefined;
-  for (const [field, v] of Object.entries(value)) {
+  const { properties, additional } = node;
+  for (const field of Object.keys(value)) {
     const sub = properties?.[field];
-    if (sub) walk(sub, v, join(path, field), definitions, out);
-    else if (additional && typeof additional === 'object') walk(additional, v, join(path, field), definitions, out);
-    else if (properties && !additional) out.push(join(path, field));
+    const schema = sub ?? (additional && typeof additional === 'object' ? additional : undefined);
+    path.push(field);
+    if (schema) walk(compile(schema, node.definitions), (value as Record<string, unknown>)[field], path, out);
+    else if (properties && !additional) out.push(spell(path));
     // no properties and no additionalProperties: a free-form object, anything goes
+    path.pop();
   }
 }
 
