@@ -25,11 +25,16 @@ const TAB = 0x09;
 const LF = 0x0a;
 
 export function encodeRecord(r: LogRecord): Buffer {
-  const payload = Buffer.from(`${JSON.stringify([r.revision, r.type, r.resource, r.namespace, r.name])}\t${r.json}`);
-  const line = Buffer.allocUnsafe(payload.length + 10);
-  line.write(crc32(payload).toString(16).padStart(8, '0'), 0, 'latin1');
+  // Encoded straight into the line buffer (no joined string, no second copy): this runs on every write.
+  const header = JSON.stringify([r.revision, r.type, r.resource, r.namespace, r.name]);
+  const headerBytes = Buffer.byteLength(header);
+  const payloadBytes = headerBytes + 1 + Buffer.byteLength(r.json);
+  const line = Buffer.allocUnsafe(payloadBytes + 10);
+  line.write(header, 9, 'utf8');
+  line[9 + headerBytes] = TAB;
+  line.write(r.json, 10 + headerBytes, 'utf8');
+  line.write(crc32(line.subarray(9, 9 + payloadBytes)).toString(16).padStart(8, '0'), 0, 'latin1');
   line[8] = TAB;
-  payload.copy(line, 9);
   line[line.length - 1] = LF;
   return line;
 }
