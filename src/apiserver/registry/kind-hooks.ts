@@ -137,7 +137,19 @@ const crds = (def: ResourceDef): KindHooks => ({
 
 const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
+// Built once per resource definition: every write asks, and building the hooks allocates a dozen closures.
+const hooksByDef = new WeakMap<ResourceDef, KindHooks>();
+
 export function kindHooks(def: ResourceDef): KindHooks {
+  let hooks = hooksByDef.get(def);
+  if (!hooks) {
+    hooks = buildKindHooks(def);
+    hooksByDef.set(def, hooks);
+  }
+  return hooks;
+}
+
+function buildKindHooks(def: ResourceDef): KindHooks {
   if (def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions') return crds(def);
   if (def.group === '') {
     switch (def.resource) {

@@ -5,6 +5,7 @@ import { ApiError, badRequest, invalid, notFound } from '../../core/api-error.ts
 import type { KubeObject, StatusCause } from '../../core/types.ts';
 import { groupVersion, type ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
+import { isJsonStore } from '../store/json-store.ts';
 import type { FieldValidation } from './resource-api.ts';
 import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
 
@@ -47,15 +48,46 @@ export function checkNameMatches(obj: KubeObject, name: string): void {
 /** kube's NamespaceLifecycle admission: the namespace must exist and not be terminating. */
 export function checkNamespaceOpen(store: Store, def: ResourceDef, namespace: string, name?: string): void {
   if (!def.namespaced) return;
-  const ns = store.get({ resource: 'namespaces', namespace: '', name: namespace });
-  if (!ns) throw notFound({ resource: 'namespaces', name: namespace });
-  if (ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
+  const state = namespaceState(store, namespace);
+  if (state === undefined) throw notFound({ resource: 'namespaces', name: namespace });
+  if (state === 'terminating') {
     const named = name ? ` "${name}"` : '';
     throw new ApiError('Forbidden', `${def.resource}${def.group ? `.${def.group}` : ''}${named} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
       name: name || undefined, group: def.group || undefined, kind: def.resource,
       causes: [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
     });
   }
+}
+
+// Every namespaced create asks; parsing the namespace each time is waste. The store hands out the same
+// string until the namespace is written again, so the answer is remembered against that very string.
+const lastSeen = new WeakMap<Store, Map<string, { json: string; state: 'open' | 'terminating' }>>();
+
+function namespaceState(store: Store, namespace: string): 'open' | 'terminating' | undefined {
+  const key = { resource: 'namespaces', namespace: '', name: namespace };
+  if (!isJsonStore(store)) {
+    const ns = store.get(key);
+    return ns ? stateOf(ns) : undefined;
+  }
+  const json = store.getJson(key);
+  let seen = lastSeen.get(store);
+  if (json === undefined) {
+    seen?.delete(namespace);
+    return undefined;
+  }
+  const known = seen?.get(namespace);
+  if (known?.json === json) return known.state;
+  const state = stateOf(JSON.parse(json) as KubeObject);
+  if (!seen) {
+    seen = new Map();
+    lastSeen.set(store, seen);
+  }
+  seen.set(namespace, { json, state });
+  return state;
+}
+
+function stateOf(ns: KubeObject): 'open' | 'terminating' {
+  return ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating' ? 'terminating' : 'open';
 }
 
 export function throwIfInvalid(def: ResourceDef, obj: KubeObject, causes: StatusCause[]): void {
