@@ -59,13 +59,12 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     return tls;
   }
 
-  // The TLS material as one SecureContext, made once (again only if an exec plugin hands out
-  // new material). Given ca/cert/key instead, every new connection parses the PEMs again
-  // (tls.createSecureContext), and every request folds them into the agent's pool key
-  // (https.Agent.getName): ~1.5 ms per connection and a few µs per request, both seen in
-  // `warren serve`'s profile while onboarding (issue 4). The pool key no longer names the
-  // material, so material from a dynamic user keeps the per-option path below: a pooled
-  // socket must never carry an older client certificate.
+  // The TLS material as one SecureContext, made once. Given ca/cert/key instead, every new
+  // connection parses the PEMs again (tls.createSecureContext, ~1.5 ms) and every request
+  // folds them into the agent's pool key (https.Agent.getName); both showed in `warren
+  // serve`'s profile while onboarding (issue 4). The pool key then no longer names the
+  // material, so a user whose material comes from an exec plugin keeps per-connection
+  // options: a pooled socket must never carry an older client certificate.
   let shared: { from: https.RequestOptions; ca: unknown; cert: unknown; key: unknown; pfx: unknown; options: https.RequestOptions } | undefined;
   function connectionOptions(base: https.RequestOptions): https.RequestOptions {
     if (dynamicAuth) return base;
@@ -93,7 +92,7 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
   }
 
   async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<UpstreamResponse<T>> {
-    const base = dynamicAuth ? await currentOptions() : (await ready, tls);
+    const base = await currentOptions();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const allHeaders = payload ? { ...headers } : headers;
     if (payload) {
