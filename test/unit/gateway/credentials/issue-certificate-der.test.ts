@@ -9,7 +9,8 @@ import '../../../../src/pki/certificates.ts';
 import * as x509 from '@peculiar/x509';
 import { createCa, type IssuedCertificate } from '../../../../src/pki/certificates.ts';
 import { identityFromPeerCertificate } from '../../../../src/gateway/authn/client-certificate.ts';
-import { issueTenantUserCertificate } from '../../../../src/gateway/credentials/issue-certificate.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../../src/gateway/credentials/issue-certificate.ts';
+import { readIssuedCredential } from '../../../../src/controllers/onboarding/reconcile-credentials.ts';
 import { der, derPositiveInteger, derTime } from '../../../../src/gateway/credentials/certificate-der.ts';
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -102,6 +103,16 @@ describe('tenant user certificate DER', () => {
       const issued = await issueTenantUserCertificate({ ca, tenantId: 'acme01', user, groups: ['"g"'], lifetimeMs: 60_000 });
       const identity = identityFromPeerCertificate(new X509Certificate(issued.certPem).toLegacyObject());
       assert.deepEqual([identity.user, identity.groups], [user, ['"g"']]);
+    }
+  });
+
+  it('the onboarding controller reads back the user and groups issued (no reissue loop on odd names)', async () => {
+    for (const user of ['alice', 'x"admin"', 'dom\\user', 'eve, OU=other1', 'zoë', 'a+b=c']) {
+      const groups = ['g"1', 'o,k', 'system:masters'];
+      const issued = await issueTenantUserCertificate({ ca, tenantId: 'acme01', user, groups, lifetimeMs: 60_000 });
+      const kubeconfig = tenantUserKubeconfig({ server: 'https://127.0.0.1:1', caCertPem: ca.certPem, tenantName: 'acme', user, cert: issued.certPem, key: issued.keyPem });
+      const read = readIssuedCredential(kubeconfig);
+      assert.deepEqual([read?.user, read?.groups, read?.notBefore.getTime(), read?.notAfter.getTime()], [user, groups, issued.notBefore.getTime(), Math.floor(issued.notAfter.getTime() / 1000) * 1000]);
     }
   });
 
