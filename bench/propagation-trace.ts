@@ -5,7 +5,7 @@
 // binding (created, Scheduled), its Works (first and last created, last
 // Applied), its member copies (first and last), the binding's FullyApplied.
 // A diagnostic for engine work, not a suite: prints percentiles, writes nothing.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { percentile } from './stats.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
@@ -55,6 +55,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Open sockets of a process (its connections to the host and members, watches included). */
+function socketCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => { try { return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:'); } catch { return false; } }).length;
+}
+
 // TRACE_PROFILE=1: the engine process (warren serve) writes a CPU profile to $TMPDIR/warren-trace-profiles.
 const engineNodeFlags = process.env.TRACE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles`] : [];
 const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, log });
@@ -100,6 +105,7 @@ try {
   const cpuOf = (): { engine: number; host: number; members: number } =>
     ({ engine: cpuSeconds(pids.engine), host: cpuSeconds(pids.host), members: pids.members.reduce((n, pid) => n + cpuSeconds(pid), 0) });
   const cpuBefore = cpuOf();
+  const socketsBefore = socketCount(pids.engine);
   const start = nowMs();
   const inflight: Array<Promise<void>> = [];
   for (let i = 0; i < count; i++) {
@@ -115,6 +121,7 @@ try {
   }
   await new Promise((r) => setTimeout(r, 2000)); // late status writes
   const cpuAfter = cpuOf();
+  const socketsAfter = socketCount(pids.engine);
   const wall = (nowMs() - start) / 1000;
   const rows: Array<[string, number[]]> = [];
   const pick = (f: (m: Map<string, number[]>, t: number) => number | undefined): number[] =>
@@ -136,8 +143,21 @@ try {
   for (const [label, xs] of rows) {
     process.stdout.write(`${label.padEnd(26)} ${String(xs.length).padStart(4)} ${[50, 90, 99].map((q) => percentile(xs, q).toFixed(0).padStart(7)).join(' ')} ${Math.max(...xs).toFixed(0).padStart(7)}\n`);
   }
+  // When the slow ones were written: one stall (a GC, a compaction, a neighbour's burst) or a steady queue.
+  const lastApplied = last('member applied');
+  const windows = new Map<number, number[]>();
+  for (const n of names) {
+    const t = written.get(n);
+    const m = milestones.get(n);
+    const v = t !== undefined && m ? lastApplied(m, t) : undefined;
+    if (t === undefined || v === undefined) continue;
+    const w = Math.floor((t - start) / 2000);
+    windows.set(w, [...(windows.get(w) ?? []), v]);
+  }
+  process.stdout.write(`last member applied by write time (2 s windows, p50/max ms): ${[...windows].map(([w, xs]) => `${w * 2}s ${percentile(xs, 50).toFixed(0)}/${Math.max(...xs).toFixed(0)}`).join(', ')}\n`);
   const avg = (xs: number[]): string => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
   process.stdout.write(`CPU over ${wall.toFixed(0)} s (writes + drain): engine ${(cpuAfter.engine - cpuBefore.engine).toFixed(1)} s, host ${(cpuAfter.host - cpuBefore.host).toFixed(1)} s, members ${(cpuAfter.members - cpuBefore.members).toFixed(1)} s\n`);
+  process.stdout.write(`engine sockets: ${socketsBefore} before the writes, ${socketsAfter} after\n`);
   process.stdout.write(`events per template: binding ${avg(counts('binding events'))}, work ${avg(counts('work events'))}, work ADDED ${avg(counts('work created'))}\n`);
 } finally {
   for (const c of closers) c();
