@@ -113,27 +113,35 @@ export const gatewayOnboardingSuite: Suite = {
       await settle();
       const baseline = stack.gateway.memory().rssKiB;
       let done = 0;
+      let totalMs = 0;
       for (const target of [FIRST_BATCH, TOTAL_IF_FAST]) {
         const cpuBefore = { serve: processCpuMs(stack.gateway.pid), upstream: processCpuMs(stack.upstream.process.pid) };
         const ms = await onboard(client, readyWatch, done, target);
         const cpuMs = { serve: processCpuMs(stack.gateway.pid) - cpuBefore.serve, upstream: processCpuMs(stack.upstream.process.pid) - cpuBefore.upstream };
         const count = target - done;
         done = target;
+        totalMs += ms;
         await settle();
         const rss = stack.gateway.memory().rssKiB;
         const perSecond = (count / ms) * 1000;
         const perTenant = (rss - baseline) / done;
         env.log(`onboarding: ${count} tenants Ready in ${(ms / 1000).toFixed(1)} s (${perSecond.toFixed(1)}/s); CPU per tenant: serve ${(cpuMs.serve / count).toFixed(1)} ms, upstream ${(cpuMs.upstream / count).toFixed(1)} ms; gateway RSS ${(rss / 1024).toFixed(0)} MiB, ${perTenant.toFixed(0)} KiB per tenant`);
-        rows.push({ metric: `tenants ${done - count + 1}-${done}: Ready per second`, unit: 'tenants/s', gateway: perSecond, goal: '>= 50/s', pass: perSecond >= 50 });
+        rows.push({ metric: `tenants ${done - count + 1}-${done}: Ready per second`, unit: 'tenants/s', gateway: perSecond });
         rows.push({ metric: `tenants ${done - count + 1}-${done}: warren serve CPU per tenant`, unit: 'ms', gateway: cpuMs.serve / count });
         rows.push({ metric: `tenants ${done - count + 1}-${done}: upstream CPU per tenant`, unit: 'ms', gateway: cpuMs.upstream / count });
-        rows.push({ metric: `${done} idle tenants: gateway RSS delta per tenant`, unit: 'KiB', gateway: perTenant, goal: '<= 100 KiB', pass: perTenant <= 100 });
+        // Judged on the last batch, 1,000 tenants (at 100, fixed costs and GC timing dominate the delta).
+        const last = done === TOTAL_IF_FAST || ms > FAST_ENOUGH_MS;
+        const judged = last ? { goal: '<= 100 KiB', pass: done === TOTAL_IF_FAST && perTenant <= 100 } : {};
+        rows.push({ metric: `${done} idle tenants: gateway RSS delta per tenant`, unit: 'KiB', gateway: perTenant, ...judged });
         rows.push({ metric: `${done} idle tenants: gateway RSS`, unit: 'MiB', gateway: rss / 1024 });
         if (target === FIRST_BATCH && ms > FAST_ENOUGH_MS) {
           notes.push(`stopped at ${FIRST_BATCH} tenants: they took ${(ms / 1000).toFixed(0)} s, so ${TOTAL_IF_FAST} would take about ${((ms * TOTAL_IF_FAST) / FIRST_BATCH / 1000).toFixed(0)} s`);
           break;
         }
       }
+      // The issue's figure: tenants Ready per second over the whole onboarding of 1,000 (both batches, warm-up included).
+      const overall = (done / totalMs) * 1000;
+      rows.unshift({ metric: `all ${done.toLocaleString('en-US')} tenants: Ready per second`, unit: 'tenants/s', gateway: overall, goal: `>= 50/s over ${TOTAL_IF_FAST.toLocaleString('en-US')}`, pass: done === TOTAL_IF_FAST && overall >= 50 });
       notes.push(`gateway RSS with no tenant: ${(baseline / 1024).toFixed(0)} MiB`);
     } finally {
       readyWatch.stop();
@@ -152,6 +160,7 @@ const ONBOARDING_METHOD = [
   `Tenant objects (\`spec.users: [{name: alice, admin: true}]\`, id assigned by the controller) are POSTed upstream by ${CREATORS} concurrent admin clients; tenants Ready per second = tenants in the batch / (first POST to the moment a watch of the upstream's Tenants, opened before the first POST, has seen them all with \`status.phase: Ready\`; until 2026-11-22 09:40 UTC a LIST of every Tenant polled every 250 ms, which at 1,000 tenants loaded the same 2 cores).`,
   `Ready means namespaces, RBAC, a client certificate and a kubeconfig Secret per user (issue 4). First ${FIRST_BATCH} tenants; then ${TOTAL_IF_FAST} in all if the first ${FIRST_BATCH} took under ${FAST_ENOUGH_MS / 1000} s.`,
   'CPU per tenant = CPU time (user + system, /proc/<pid>/stat) the process used from the first POST of the batch to all Ready, / tenants in the batch; it moves far less with the machine\'s load than tenants per second.',
+  `Goals are judged over the whole onboarding of ${TOTAL_IF_FAST.toLocaleString('en-US')} tenants (the issue's figure): Ready per second over both batches, warm-up included, and memory per idle tenant at ${TOTAL_IF_FAST.toLocaleString('en-US')}; the per-batch rows show the warm-up (the first batch costs both processes about twice the CPU per tenant). A run that stops after the first batch fails both.`,
   `Memory per idle tenant = (gateway VmRSS ${SETTLE_MS / 1000} s after the batch - VmRSS before any tenant) / tenants; nobody uses the tenants, so this is what the gateway keeps per tenant (directory, policies, caches).`,
   'The "direct" and "floor" columns do not apply here.',
 ];
