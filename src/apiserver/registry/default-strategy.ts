@@ -5,6 +5,7 @@ import type { KubeObject, StatusCause } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { definitionNameFor } from '../../core/patch/type-resolver.ts';
 import type { Store } from '../store/store.ts';
+import { isJsonStore } from '../store/json-store.ts';
 import { applyDefaults, validateCreate, validateUpdate } from '../validation/index.ts';
 import { findUnknownFields } from '../openapi/index.ts';
 import { applyCrdDefaults } from '../crd/crd-defaults.ts';
@@ -14,14 +15,35 @@ import type { CustomResourceDefinition } from '../crd/crd-types.ts';
 import type { Strategy } from './strategy.ts';
 
 const CRD_KEY = 'customresourcedefinitions.apiextensions.k8s.io';
+const PARSED_CRD_LIMIT = 256;
 
 function isCrdKind(def: ResourceDef): boolean {
   return def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions';
 }
 
 export function createDefaultStrategy(store: Store): Strategy {
+  // A custom resource write asks for its CRD three times (normalize, unknown fields, validate): parse the
+  // stored CRD (several KiB) once per stored text, not per ask. The parsed copy is only read, never handed out.
+  const parsed = new Map<string, { json: string; crd: CustomResourceDefinition }>();
+  const crdOf = (name: string): CustomResourceDefinition | undefined => {
+    const key = { resource: CRD_KEY, namespace: '', name };
+    if (!isJsonStore(store)) return store.get(key) as CustomResourceDefinition | undefined;
+    const json = store.getJson(key);
+    if (json === undefined) {
+      parsed.delete(name);
+      return undefined;
+    }
+    const hit = parsed.get(name);
+    if (hit?.json === json) return hit.crd;
+    const crd = JSON.parse(json) as CustomResourceDefinition;
+    parsed.delete(name);
+    parsed.set(name, { json, crd });
+    // Bounded like the compiled-schema cache: many tenants' CRDs must not each keep a parsed copy here.
+    if (parsed.size > PARSED_CRD_LIMIT) parsed.delete(parsed.keys().next().value ?? '');
+    return crd;
+  };
   const compiled = (def: ResourceDef): CompiledCustomResource | undefined => {
-    const crd = store.get({ resource: CRD_KEY, namespace: '', name: `${def.resource}.${def.group}` }) as CustomResourceDefinition | undefined;
+    const crd = crdOf(`${def.resource}.${def.group}`);
     return crd ? compileCustomResource(crd, def.version) : undefined;
   };
   const apiVersion = (def: ResourceDef): string => (def.group ? `${def.group}/${def.version}` : def.version);
