@@ -7,6 +7,7 @@
 // - a new watcher replays history through the same pump, so a write made during
 //   its replay is neither lost nor delivered twice;
 // - a throwing listener is reported and skipped, never allowed to break a write.
+import type { KubeObject } from '../../core/types.ts';
 import type { StoreEvent } from './store.ts';
 import type { EventHistory, HistoryEvent } from './event-history.ts';
 
@@ -72,8 +73,7 @@ export class WatchHub {
   private deliver(w: Watcher, e: HistoryEvent): void {
     let event = this.parsed.get(e.revision);
     if (!event) {
-      event = { type: e.type, resource: e.resource, namespace: e.namespace, name: e.name, object: JSON.parse(e.json), revision: e.revision };
-      if (e.previousJson !== undefined) event.previous = JSON.parse(e.previousJson);
+      event = lazyEvent(e);
       if (this.watchers.size > 1) this.parsed.set(e.revision, event);
     }
     try {
@@ -82,4 +82,34 @@ export class WatchHub {
       this.onListenerError(err);
     }
   }
+}
+
+/**
+ * The event with `object` and `previous` parsed on first read, then kept. Watchers that only look at
+ * type, resource and name (namespace bootstrap watches every resource for a few names) cost no parse;
+ * the others share one parse per event, as before.
+ */
+function lazyEvent(e: HistoryEvent): StoreEvent {
+  let object: KubeObject | undefined;
+  let previous: KubeObject | undefined;
+  const event: StoreEvent = {
+    type: e.type, resource: e.resource, namespace: e.namespace, name: e.name,
+    get object(): KubeObject {
+      object ??= JSON.parse(e.json) as KubeObject;
+      return object;
+    },
+    set object(value: KubeObject) {
+      object = value;
+    },
+    revision: e.revision,
+  };
+  if (e.previousJson !== undefined) {
+    const text = e.previousJson;
+    Object.defineProperty(event, 'previous', {
+      enumerable: true, configurable: true,
+      get: () => (previous ??= JSON.parse(text) as KubeObject),
+      set: (value: KubeObject) => { previous = value; },
+    });
+  }
+  return event;
 }
