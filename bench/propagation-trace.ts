@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { percentile } from './stats.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
 import { startPropagationStack } from './propagation-stack.ts';
-import { nowMs } from './propagation-watch.ts';
+import { nowMs, streamWatchEvents } from './propagation-watch.ts';
 import { placeTenant, probe, writeTemplate } from './propagation-templates.ts';
 
 interface Obj { metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> }; status?: { conditions?: Array<{ type: string; status: string }> }; spec?: { clusters?: unknown[] } }
@@ -21,22 +21,7 @@ const log = (m: string): void => void process.stderr.write(`${m}\n`);
 
 /** Streams every event of a watch to `on`, stamped with its arrival time. */
 async function watchEvents(client: BenchClient, path: string, on: (type: string, obj: Obj, t: number) => void): Promise<() => void> {
-  let buffer = '';
-  const s = await client.stream(path, (text) => {
-    const t = nowMs();
-    buffer += text;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line.trim()) {
-        const e = JSON.parse(line) as { type: string; object: Obj };
-        on(e.type, e.object, t);
-      }
-    }
-  });
-  if (s.status !== 200) throw new Error(`watch ${path}: ${s.status}`);
-  return s.close;
+  return await streamWatchEvents<Obj>(client, path, (type, obj, t) => { if (obj) on(type, obj, t); });
 }
 
 const milestones = new Map<string, Map<string, number[]>>(); // template -> milestone -> times

@@ -27,28 +27,35 @@ export function watchArrivals(members: readonly BenchClient[], namespace: string
 }
 
 /** The first event per object name that `accept` takes, on each of `clients`, all watching `path`. */
+/** Streams every event of a watch to `on`, stamped with the chunk's arrival time (events are split on newlines). */
+export async function streamWatchEvents<O>(client: BenchClient, path: string, on: (type: string, obj: O | undefined, t: number) => void, afterChunk?: () => void): Promise<() => void> {
+  let buffer = '';
+  const stream = await client.stream(path, (text) => {
+    const t = nowMs();
+    buffer += text;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line.trim() === '') continue;
+      const event = JSON.parse(line) as { type: string; object?: O };
+      on(event.type, event.object, t);
+    }
+    afterChunk?.();
+  });
+  if (stream.status !== 200) throw new Error(`watch ${path} answered ${stream.status}`);
+  return stream.close;
+}
+
 export async function watchFirst(clients: readonly BenchClient[], path: string, accept: (type: string, obj: WatchedObject) => boolean): Promise<Arrivals> {
   const at = clients.map(() => new Map<string, number>());
   let wake: (() => void) | undefined;
   const closers = await Promise.all(clients.map(async (client, i) => {
-    let buffer = '';
     const seen = at[i] as Map<string, number>;
-    const stream = await client.stream(path, (text) => {
-      const t = nowMs();
-      buffer += text;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (line.trim() === '') continue;
-        const event = JSON.parse(line) as { type: string; object?: WatchedObject };
-        const name = event.object?.metadata?.name;
-        if (name && event.object && !seen.has(name) && accept(event.type, event.object)) seen.set(name, t);
-      }
-      wake?.();
-    });
-    if (stream.status !== 200) throw new Error(`watch ${path} on client ${i + 1} answered ${stream.status}`);
-    return stream.close;
+    return await streamWatchEvents<WatchedObject>(client, path, (type, obj, t) => {
+      const name = obj?.metadata?.name;
+      if (name && obj && !seen.has(name) && accept(type, obj)) seen.set(name, t);
+    }, () => wake?.());
   }));
   return {
     at,
