@@ -8,25 +8,22 @@
 // Callers arriving while a probe is in flight share the next one, which starts
 // after it: its version is read after their own request, so it covers any write
 // they could depend on, and a burst of denials costs two probes, not one each.
-import type { KubeList, KubeObject } from '../core/types.ts';
-import { PROGRESS_REQUEST_HEADER } from '../core/progress-headers.ts';
+import type { KubeObject } from '../core/types.ts';
 import type { Informer } from './informer.ts';
 import type { Upstream } from './upstream.ts';
+import { probeUpstreamVersion } from './upstream-version.ts';
 
 const POLL_MS = 5;
 
-/** A collection path the upstream answers cheaply with limit=1 (its list version is the upstream's). */
+/** probePath: a collection the upstream answers cheaply with limit=1 (see probeUpstreamVersion). */
 export function createCatchUp<T extends KubeObject>(upstream: Upstream, informers: Informer<T>[], probePath: string): (timeoutMs: number) => Promise<boolean> {
   let inFlight: Promise<boolean> | undefined;
   let next: Promise<boolean> | undefined;
 
   async function probeAndWait(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    const probe = upstream.request<KubeList>('GET', `${probePath}?limit=1`, undefined, { [PROGRESS_REQUEST_HEADER]: 'true' })
-      .then((res) => (res.status === 200 ? Number(res.body.metadata.resourceVersion) : undefined), () => undefined);
-    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs).unref());
-    const target = await Promise.race([probe, timeout]);
-    if (target === undefined || !Number.isFinite(target)) return false;
+    const target = await probeUpstreamVersion(upstream, probePath, timeoutMs);
+    if (target === undefined) return false;
     const current = (): boolean => informers.every((i) => Number(i.lastSyncResourceVersion()) >= target);
     while (!current()) {
       if (Date.now() >= deadline) return false;

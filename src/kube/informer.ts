@@ -49,9 +49,10 @@ export interface InformerOptions<T extends KubeObject> {
   watchTimeoutSeconds?: number;
   backoff?: BackoffOptions;
   /**
-   * Ask the upstream for prompt progress bookmarks (PROGRESS_NOTIFY_HEADER): a Warren
-   * apiserver then sends a BOOKMARK soon after any write moves its version, so the informer
-   * can prove it is current. Other apiservers ignore the header.
+   * Ask the upstream for progress bookmarks on request (PROGRESS_NOTIFY_HEADER): a Warren
+   * apiserver then bookmarks this watch at its current version whenever a request carrying
+   * the progress request has been answered (probeUpstreamVersion), so the informer can prove
+   * it is current. Other apiservers ignore the header.
    */
   progressNotify?: boolean;
   /** Called after a BOOKMARK moved the informer's version. */

@@ -26,8 +26,12 @@ export function cacheable(req: IncomingMessage, info: RequestInfo, fwd: Forwarde
   // Reads in one namespace wait for the cache to be open (createCacheServer): opened on demand
   // for them, it would make the first read wait for a whole upstream LIST.
   if (fwd.namespace !== '' || info.subresource !== '') return false;
-  const accept = req.headers.accept ?? '';
-  return !/as=(Table|PartialObjectMetadata)/.test(accept);
+  return !asTableOrMetadata(req);
+}
+
+/** Tables and PartialObjectMetadata are the upstream's to print: never from the cache. */
+function asTableOrMetadata(req: IncomingMessage): boolean {
+  return /as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '');
 }
 
 /**
@@ -82,7 +86,7 @@ export function createCacheServer(cache: SharedCache, options: CacheServerOption
     // watch resuming from before the cache's history is the upstream's to answer.
     let request = fwd;
     let requireFresh = false;
-    if ((info.verb === 'list' || info.verb === 'watch') && fwd.namespace !== '' && info.subresource === '' && !/as=(Table|PartialObjectMetadata)/.test(req.headers.accept ?? '')) {
+    if ((info.verb === 'list' || info.verb === 'watch') && fwd.namespace !== '' && info.subresource === '' && !asTableOrMetadata(req)) {
       request = acrossNamespaces(fwd);
       if (request === fwd) return false;
       if (!cache.isWarm(request)) {

@@ -11,10 +11,9 @@ import { compileCachePredicate, type CachePredicate } from './cache-selector.ts'
 import { parseCacheQuery, type CacheQuery } from './cache-query.ts';
 import { awaitVersion, listFromCache, listTextFromCache } from './cache-list.ts';
 import { ResourceCache } from './resource-cache.ts';
-import { resourceVersionOf } from './resource-version.ts';
 import { shapeOf, type ResourceShape } from './resource-shape.ts';
 import { WatchSession, type WatchSink } from './watch-session.ts';
-import { PROGRESS_REQUEST_HEADER } from '../../core/progress-headers.ts';
+import { probeUpstreamVersion } from '../../kube/upstream-version.ts';
 
 export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced' | 'class'>;
 
@@ -78,6 +77,10 @@ interface Prepared {
 
 const CACHED_CLASSES = new Set(['tenant-namespaced', 'tenant-cluster-scoped', 'tenant-custom', 'shared-read-only']);
 
+/** Shared cluster-scoped objects (storage classes) belong to no tenant: nothing to index them by. */
+const cachedClass = (request: CacheRequest): boolean =>
+  CACHED_CLASSES.has(request.class) && !(request.class === 'shared-read-only' && !request.namespaced);
+
 export function createSharedCache(upstream: Upstream, options: SharedCacheOptions = {}): SharedCache {
   const entries = new Map<string, Promise<Entry | undefined>>();
   const live = new Map<string, Entry>();
@@ -98,14 +101,8 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
   }, Math.max(10, Math.min(idleStopMs / 2, 30_000)));
   sweeper.unref();
 
-  async function latestUpstreamRv(path: string): Promise<number | undefined> {
-    // Bounded: a slow or hung upstream must not hold a read the cache can answer.
-    // The progress request makes a Warren upstream bookmark the cache's watch at that version.
-    const probe = upstream.request<KubeList>('GET', `${path}?limit=1`, undefined, { [PROGRESS_REQUEST_HEADER]: 'true' })
-      .then((res) => (res.status === 200 ? resourceVersionOf(res.body.metadata.resourceVersion) : undefined), () => undefined);
-    const deadline = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), options.consistencyProbeMs ?? 1_000).unref());
-    return Promise.race([probe, deadline]);
-  }
+  // The progress request it carries makes a Warren upstream bookmark the cache's watch at that version.
+  const latestUpstreamRv = (path: string): Promise<number | undefined> => probeUpstreamVersion(upstream, path, options.consistencyProbeMs ?? 1_000);
 
   async function open(path: string, namespaced: boolean): Promise<Entry | undefined> {
     // One small LIST first: it tells the list kind (an empty cache has no object to read it from),
@@ -145,9 +142,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
   }
 
   async function prepare(ctx: TenantContext, request: CacheRequest): Promise<Prepared | undefined> {
-    if (stopped || !CACHED_CLASSES.has(request.class)) return undefined;
-    // Shared cluster-scoped objects (storage classes) belong to no tenant: nothing to index them by.
-    if (request.class === 'shared-read-only' && !request.namespaced) return undefined;
+    if (stopped || !cachedClass(request)) return undefined;
     const query = parseCacheQuery(request.query);
     if (!query) return undefined;
     const entry = await entryFor(request);
@@ -175,8 +170,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
     },
 
     warm(request) {
-      if (stopped || !CACHED_CLASSES.has(request.class) || entries.has(request.path)) return;
-      if (request.class === 'shared-read-only' && !request.namespaced) return;
+      if (stopped || !cachedClass(request) || entries.has(request.path)) return;
       void entryFor(request);
     },
 
