@@ -5,11 +5,13 @@ import type { ResourceBinding, ResourceBindingStatus } from '../../core/propagat
 import { statusError } from '../../kube/status-error.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import type { EngineContext } from './engine-context.ts';
+import { bindingOf } from './engine-informers.ts';
 import { bindingStatusEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';
 
 const BASE = '/apis/work.karmada.io/v1alpha2';
-const collection = (ns: string): string => `${BASE}/namespaces/${encodeURIComponent(ns)}/resourcebindings`;
+// An empty namespace is a ClusterResourceBinding's (a cluster-scoped template's binding).
+const collection = (ns: string): string => (ns ? `${BASE}/namespaces/${encodeURIComponent(ns)}/resourcebindings` : `${BASE}/clusterresourcebindings`);
 const item = (ns: string, name: string): string => `${collection(ns)}/${encodeURIComponent(name)}`;
 
 export async function writeBinding(ctx: EngineContext, existing: ResourceBinding | undefined, desired: ResourceBinding): Promise<ResourceBinding> {
@@ -44,7 +46,7 @@ export function ensureBindingStatus(ctx: EngineContext, binding: ResourceBinding
   build: (latest: ResourceBinding) => ResourceBindingStatus | undefined): Promise<ResourceBinding> {
   const ns = binding.metadata.namespace ?? '';
   const name = binding.metadata.name ?? '';
-  return ensureStatus(ctx, { path: item(ns, name), echoKey: bindingStatusEchoKey(ns, name), current: binding, cached: () => ctx.informers.bindings.store.get(`${ns}/${name}`), build });
+  return ensureStatus(ctx, { path: item(ns, name), echoKey: bindingStatusEchoKey(ns, name), current: binding, cached: () => bindingOf(ctx.informers, ns, name), build });
 }
 
 /** Removes the engine's finalizer once the members are clean. */

@@ -1,6 +1,9 @@
 // Detector and scheduler for one template: which policy claims it, where its
 // replicas go, written into its ResourceBinding (in the template's namespace,
-// named as Karmada names it, owned by the template so it goes with it).
+// named as Karmada names it, owned by the template so it goes with it), or for
+// a cluster-scoped template its ClusterResourceBinding (claimed only by a
+// ClusterPropagationPolicy, as Karmada's detector does; its name carries the
+// tenant prefix upstream like every cluster-scoped tenant object).
 // Scheduling runs again only when something it depends on changed: the
 // placement, the replicas, a cluster that left the tenant's set, or a failover;
 // and Fresh (not Steady) when spec.rescheduleTriggeredAt is past lastScheduledTime.
@@ -14,32 +17,38 @@ import { allowedClusters } from '../../core/propagation/tenant-clusters.ts';
 import { schedule } from '../../core/propagation/scheduler/schedule.ts';
 import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.ts';
 import { replicasOf } from '../../core/propagation/workload/index.ts';
-import { toTenantNamespace } from '../../core/tenancy/names.ts';
+import { toTenantNamespace, toUpstreamClusterName } from '../../core/tenancy/names.ts';
+import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
 import { setCondition, rfc3339 } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
-import { tenantViews } from './tenant-views.ts';
-import { ofTenant } from './engine-informers.ts';
+import { tenantContextOf, tenantViews } from './tenant-views.ts';
+import { bindingOf, ofTenant, templateOf } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
 
 export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
-  const template = ctx.informers.templates.get(resource)?.store.get(`${namespace}/${name}`);
-  const bindingKey = `${namespace}/${bindingName(resource.kind, name)}`;
-  const binding = ctx.informers.bindings.store.get(bindingKey);
+  const template = templateOf(ctx.informers, resource, namespace, name);
   if (!template || template.metadata.deletionTimestamp) return; // its binding goes with it (ownerReference)
   const tenant = tenantById(ctx, tenantId);
-  const tenantNamespace = toTenantNamespace(tenantId, namespace);
+  const clusterScoped = resource.clusterScoped === true;
+  const tenantNamespace = clusterScoped ? '' : toTenantNamespace(tenantId, namespace);
   if (!tenant || tenantNamespace === undefined || tenant.metadata.deletionTimestamp) return;
 
-  const view = tenantView(template, tenantNamespace);
-  const tctx = { id: tenantId };
-  const policies = tenantViews(tctx, ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace));
+  const tctx = tenantContextOf(ctx.informers, tenantId);
+  // Cluster-scoped and custom templates are matched by their tenant name and apiVersion: the whole translation.
+  const view = clusterScoped || resource.custom ? toTenantObject(tctx, structuredClone(template)) : tenantView(template, tenantNamespace);
+  if (!view) return;
+  const bName = clusterScoped ? toUpstreamClusterName(tenantId, bindingName(resource.kind, view.metadata.name ?? '')) : bindingName(resource.kind, name);
+  const binding = bindingOf(ctx.informers, namespace, bName);
+  const policies = clusterScoped ? [] : tenantViews(tctx, ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace));
   const clusterPolicies = tenantViews(tctx, ofTenant(ctx.informers.clusterPolicies, tenantId));
-  const claim = claimOf(view, policies, clusterPolicies, tenant.spec?.defaultPlacement as Placement | undefined);
+  // The default placement is for workloads: cluster-scoped and custom templates need a policy that names them.
+  const defaultPlacement = clusterScoped || resource.custom ? undefined : tenant.spec?.defaultPlacement as Placement | undefined;
+  const claim = claimOf(view, policies, clusterPolicies, defaultPlacement);
   // Deleting a policy leaves what it propagated as it is, as in Karmada.
   if (!claim) return;
 
@@ -52,7 +61,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const failover = evictions(previous, usableByName, tolerations, ctx.now());
 
   const spec: ResourceBindingSpec = {
-    resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, namespace, name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
+    resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, ...(clusterScoped ? {} : { namespace }), name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
     ...claim.spec,
     ...(replicas > 0 ? { replicas } : {}),
     ...(replicaRequirements ? { replicaRequirements } : {}),
@@ -82,7 +91,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
     }
   }
 
-  const desired = bindingObject(tenantId, namespace, tenantNamespace, bindingName(resource.kind, name), template, claim, spec);
+  const desired = bindingObject(tenantId, namespace, tenantNamespace, bName, template, claim, spec);
   const written = await writeBinding(ctx, binding, desired);
   if (why) {
     const now = ctx.now();
@@ -140,9 +149,9 @@ function bindingObject(tenantId: string, namespace: string, tenantNamespace: str
   }
   return {
     apiVersion: 'work.karmada.io/v1alpha2',
-    kind: 'ResourceBinding',
+    kind: namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
     metadata: {
-      name, namespace, labels, finalizers: [BINDING_FINALIZER],
+      name, ...(namespace ? { namespace } : {}), labels, finalizers: [BINDING_FINALIZER],
       ownerReferences: [{ apiVersion: template.apiVersion ?? '', kind: template.kind ?? '', name: template.metadata.name ?? '', uid: template.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec,

@@ -2,6 +2,8 @@
 // tenants' templates (by kind), their Karmada policies and bindings, the
 // registered member Clusters and the Tenants. Each informer reports changes to
 // `onChange`, which decides which keys to queue; reconcilers only read stores.
+// Built-in kinds are watched from the start; a tenant's custom kind only while
+// custom-kinds.ts says a policy selects it (watchTemplates / unwatchTemplates).
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
@@ -10,7 +12,9 @@ import type { Upstream } from '../../kube/upstream.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { TENANTS_PATH } from '../../gateway/tenants/tenant-crd.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
-import { allNamespacesPath, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
+import { crdKindKey, customKindOf } from '../../core/propagation/detector/custom-kinds.ts';
+import { splitApiVersion } from '../../core/tenancy/names.ts';
+import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, templateResourceOf, type TemplateResource } from './template-resources.ts';
 
 export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant';
 
@@ -30,9 +34,19 @@ export interface EngineInformers {
   overrides: Informer<OverridePolicy>;
   clusterOverrides: Informer<OverridePolicy>;
   bindings: Informer<ResourceBinding>;
+  /** ClusterResourceBindings (cluster-scoped templates); reported to onChange as 'binding' too. */
+  clusterBindings: Informer<ResourceBinding>;
   works: Informer<Work>;
   clusters: Informer<Cluster>;
   tenants: Informer<Tenant>;
+  /** The row of a template kind (upstream apiVersion): built in, or a tenant's custom kind, from its CRD. */
+  resourceOf(apiVersion: string, kind: string): TemplateResource | undefined;
+  /** The row named in a queue key (resourceId), built in or custom. */
+  resourceById(id: string): TemplateResource | undefined;
+  /** Starts watching a custom row's templates (idempotent); its initial list arrives as ADDED events. */
+  watchTemplates(resource: TemplateResource): void;
+  /** Stops watching a custom row's templates; the row itself stays known, for its bindings' cleanup. */
+  unwatchTemplates(resource: TemplateResource): void;
   synced(): Promise<void>;
   stop(): void;
 }
@@ -41,6 +55,7 @@ const TENANT_INDEX = 'tenant';
 const BINDING_INDEX = 'binding';
 const UID_INDEX = 'uid';
 const TENANT_ID_INDEX = 'tenant-id';
+const CRD_KIND_INDEX = 'crd-kind';
 const tenantIndex = (obj: KubeObject): string[] => {
   const id = obj.metadata.labels?.[TENANT_LABEL];
   return id ? [id] : [];
@@ -98,6 +113,38 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   }
   const templates = new Map<TemplateResource, Informer<KubeObject>>();
   for (const r of TEMPLATE_RESOURCES) templates.set(r, watch('template', allNamespacesPath(r), true, r));
+  const crds = templates.get(CRD_RESOURCE)!;
+  crds.addIndex(CRD_KIND_INDEX, (crd) => {
+    const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
+    return spec?.group && spec.names?.kind ? [crdKindKey(spec.group, spec.names.kind)] : [];
+  });
+  // Custom rows ever resolved, by id and by apiVersion/kind: one small row per tenant CRD kind in use.
+  const customById = new Map<string, TemplateResource>();
+  const customByKind = new Map<string, TemplateResource>();
+  const builtinById = new Map(TEMPLATE_RESOURCES.map((r) => [resourceId(r), r]));
+  const dynamic = new Map<TemplateResource, Informer<KubeObject>>();
+  function register(row: TemplateResource): TemplateResource {
+    const known = customById.get(resourceId(row));
+    if (known && known.version === row.version && known.kind === row.kind && known.clusterScoped === row.clusterScoped) return known;
+    if (known) templates.delete(known); // the CRD changed scope or version: a new row (its old informer is stopped by unwatch)
+    customById.set(resourceId(row), row);
+    customByKind.set(`${apiVersionOf(row)}/${row.kind}`, row);
+    return row;
+  }
+  function resourceOf(apiVersion: string, kind: string): TemplateResource | undefined {
+    const builtin = templateResourceOf(apiVersion, kind);
+    if (builtin) return builtin;
+    const known = customByKind.get(`${apiVersion}/${kind}`);
+    if (known) return known;
+    const { group, version } = splitApiVersion(apiVersion);
+    for (const crd of crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))) {
+      const found = customKindOf(crd, version);
+      if (found) return register({ group: found.group, version: found.version, resource: found.resource, kind: found.kind, hasStatus: false, custom: true, ...(found.clusterScoped ? { clusterScoped: true as const } : {}) });
+    }
+    return undefined;
+  }
+  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true);
+  clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   const works = watch<Work>('work', '/apis/work.karmada.io/v1alpha1/works', true);
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
   const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
@@ -112,14 +159,40 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     overrides: watch<OverridePolicy>('override', '/apis/policy.karmada.io/v1alpha1/overridepolicies', true),
     clusterOverrides: watch<OverridePolicy>('clusterOverride', '/apis/policy.karmada.io/v1alpha1/clusteroverridepolicies', true),
     bindings,
+    clusterBindings,
     works,
     clusters: watch<Cluster>('cluster', '/apis/cluster.karmada.io/v1alpha1/clusters', false),
     tenants,
   };
   return {
     ...informers,
+    resourceOf,
+    resourceById: (id) => builtinById.get(id) ?? customById.get(id),
+    watchTemplates(resource) {
+      const row = register(resource);
+      if (dynamic.has(row)) return;
+      const informer = startInformer<KubeObject>({
+        upstream, listPath: allNamespacesPath(row), labelSelector: TENANT_LABEL, keep: inTenantSpace, log,
+        onEvent: (type, obj, old) => onChange({ kind: 'template', type, obj, old, resource: row }),
+      });
+      informer.addIndex(TENANT_INDEX, tenantIndex);
+      dynamic.set(row, informer);
+      templates.set(row, informer);
+    },
+    unwatchTemplates(resource) {
+      const row = customById.get(resourceId(resource));
+      const informer = row ? dynamic.get(row) : undefined;
+      if (!row || !informer) return;
+      informer.stop();
+      dynamic.delete(row);
+      templates.delete(row);
+    },
+    // Custom kinds start later, on demand: synced() is about the built-in view.
     synced: async () => { await Promise.all(all.map((i) => i.synced())); },
-    stop: () => { for (const i of all) i.stop(); },
+    stop: () => {
+      for (const i of all) i.stop();
+      for (const i of dynamic.values()) i.stop();
+    },
   };
 }
 
@@ -134,7 +207,33 @@ export function worksOfBinding(informers: EngineInformers, bindingUid: string): 
 }
 
 export function bindingByUid(informers: EngineInformers, uid: string): ResourceBinding | undefined {
-  return informers.bindings.byIndex(UID_INDEX, uid)[0];
+  return informers.bindings.byIndex(UID_INDEX, uid)[0] ?? informers.clusterBindings.byIndex(UID_INDEX, uid)[0];
+}
+
+/** A ResourceBinding by upstream namespace and name, or (namespace '') a ClusterResourceBinding by upstream name. */
+export function bindingOf(informers: EngineInformers, namespace: string, name: string): ResourceBinding | undefined {
+  return namespace ? informers.bindings.store.get(`${namespace}/${name}`) : informers.clusterBindings.store.get(name);
+}
+
+/** Every binding of a tenant, namespaced and cluster-scoped. */
+export function bindingsOfTenant(informers: EngineInformers, tenantId: string): ResourceBinding[] {
+  return [...ofTenant(informers.bindings, tenantId), ...ofTenant(informers.clusterBindings, tenantId)];
+}
+
+/** A template by its row, upstream namespace ('' when cluster-scoped) and upstream name. */
+export function templateOf(informers: EngineInformers, resource: TemplateResource, namespace: string, name: string): KubeObject | undefined {
+  return informers.templates.get(resource)?.store.get(storeKey(namespace, name));
+}
+
+/** The tenant's CRDs, as stored upstream. */
+export function crdsOfTenant(informers: EngineInformers, tenantId: string): KubeObject[] {
+  const crds = informers.templates.get(CRD_RESOURCE);
+  return crds ? ofTenant(crds, tenantId) : [];
+}
+
+/** The CRD (upstream) serving a kind of an upstream group, if any. */
+export function crdOfKind(informers: EngineInformers, group: string, kind: string): KubeObject | undefined {
+  return informers.templates.get(CRD_RESOURCE)?.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))[0];
 }
 
 /** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */

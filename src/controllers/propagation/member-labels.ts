@@ -5,6 +5,9 @@ export const MANAGED_LABEL = 'karmada.io/managed';
 export const PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
 export const BINDING_NAME_ANNOTATION = 'resourcebinding.karmada.io/name';
 export const BINDING_NAMESPACE_ANNOTATION = 'resourcebinding.karmada.io/namespace';
+/** A ClusterResourceBinding's (Karmada's keys); its objects carry PERMANENT_ID_LABEL as well, which the engine routes by. */
+export const CLUSTER_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/permanent-id';
+export const CLUSTER_BINDING_NAME_ANNOTATION = 'clusterresourcebinding.karmada.io/name';
 export const WORK_NAME_ANNOTATION = 'work.karmada.io/name';
 export const WORK_NAMESPACE_ANNOTATION = 'work.karmada.io/namespace';
 /** Holds member objects until the engine has removed them (binding deletion). */

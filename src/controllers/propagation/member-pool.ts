@@ -88,7 +88,7 @@ export function createMemberPool(options: {
     observed(clusterName, resource, namespace, name) {
       const informer = members.get(clusterName)?.informers.get(resource);
       if (!informer) return { synced: false, obj: undefined };
-      return { synced: synced.has(informer), obj: informer.store.get(`${namespace}/${name}`) };
+      return { synced: synced.has(informer), obj: informer.store.get(namespace ? `${namespace}/${name}` : name) }; // cluster-scoped: by name
     },
     async watch(cluster, resource) {
       const member = await memberOf(cluster);

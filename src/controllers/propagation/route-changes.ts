@@ -7,12 +7,11 @@ import type { Cluster, ResourceBinding, Work } from '../../core/propagation/karm
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { jsonEqual } from '../onboarding/object-client.ts';
-import { bindingByUid, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
+import { bindingByUid, bindingsOfTenant, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
 import { bindingKey, templateKey } from './engine-keys.ts';
 import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.ts';
 import { bindingsDependingOn, bindingsRequiring } from './dependencies.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
-import { templateResourceOf } from './template-resources.ts';
 import { bindingStatusEchoKey, templateStatusEchoKey, workEchoKey } from './echo-record.ts';
 
 export function keysForChange(informers: EngineInformers, event: ChangeEvent): string[] {
@@ -28,14 +27,14 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       return templatesOf(informers, tenant);
     case 'override':
     case 'clusterOverride':
-      return ofTenant(informers.bindings, tenant).map(keyOfBinding);
+      return bindingsOfTenant(informers, tenant).map(keyOfBinding);
     case 'binding': {
       const binding = obj as ResourceBinding;
       const keys = [keyOfBinding(binding)];
       // A binding removed while its template lives (deleted by hand) is made again.
-      if (event.type === 'DELETED') keys.push(...templateOfBinding(binding), ...bindingsRequiring(informers, binding).map(keyOfBinding));
+      if (event.type === 'DELETED') keys.push(...templateOfBinding(informers, binding), ...bindingsRequiring(informers, binding).map(keyOfBinding));
       // spec.rescheduleTriggeredAt set (WorkloadRebalancer, or by hand): the detector reschedules Fresh.
-      else if (rescheduleRequired(binding.spec.rescheduleTriggeredAt, binding.status?.lastScheduledTime)) keys.push(...templateOfBinding(binding));
+      else if (rescheduleRequired(binding.spec.rescheduleTriggeredAt, binding.status?.lastScheduledTime)) keys.push(...templateOfBinding(informers, binding));
       return keys;
     }
     case 'work': {
@@ -47,9 +46,9 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       if (event.type === 'MODIFIED' && !clusterChangeMatters(event.old as Cluster | undefined, obj as Cluster)) return [];
       const name = obj.metadata.name ?? '';
       const keys: string[] = [];
-      for (const binding of informers.bindings.store.values()) {
+      for (const binding of [...informers.bindings.store.values(), ...informers.clusterBindings.store.values()]) {
         const involved = (binding.spec.clusters ?? []).some((c) => c.name === name) || (binding.spec.gracefulEvictionTasks ?? []).some((t) => t.fromCluster === name);
-        if (involved || event.type === 'ADDED') keys.push(keyOfBinding(binding), ...templateOfBinding(binding));
+        if (involved || event.type === 'ADDED') keys.push(keyOfBinding(binding), ...templateOfBinding(informers, binding));
       }
       return keys;
     }
@@ -58,7 +57,7 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       const id = t.status?.id || t.spec?.id;
       if (!id) return [];
       if (event.type === 'MODIFIED' && jsonEqual((event.old as Tenant | undefined)?.spec ?? {}, t.spec ?? {})) return [];
-      return [...templatesOf(informers, id), ...ofTenant(informers.bindings, id).map(keyOfBinding)];
+      return [...templatesOf(informers, id), ...bindingsOfTenant(informers, id).map(keyOfBinding)];
     }
   }
 }
@@ -87,8 +86,8 @@ export function keyOfBinding(binding: ResourceBinding): string {
   return bindingKey(binding.metadata.labels?.[TENANT_LABEL] ?? '', binding.metadata.namespace ?? '', binding.metadata.name ?? '');
 }
 
-function templateOfBinding(binding: ResourceBinding): string[] {
-  const resource = templateResourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+function templateOfBinding(informers: EngineInformers, binding: ResourceBinding): string[] {
+  const resource = informers.resourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
   const tenant = binding.metadata.labels?.[TENANT_LABEL] ?? '';
   return resource ? [templateKey(tenant, resource, binding.metadata.namespace ?? '', binding.spec.resource.name)] : [];
 }

@@ -18,6 +18,9 @@ import { reconcileBinding } from './sync-binding.ts';
 import { purgeTenantFromMembers } from './purge-tenant.ts';
 import { createAppliedRecord } from './applied-record.ts';
 import { createEchoRecord, memberEchoKey } from './echo-record.ts';
+import { createCustomKinds } from './custom-kinds.ts';
+import { CRD_RESOURCE } from './template-resources.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 
 export interface PropagationOptions {
   upstream: Upstream;
@@ -53,6 +56,11 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const queue = routedQueue(templateQueue, bindingQueue);
   const echoes = createEchoRecord();
   const informers = startEngineInformers(options.upstream, (event) => {
+    // A tenant's policies or CRDs changed: the custom kinds it propagates may have too.
+    if (event.kind === 'policy' || event.kind === 'clusterPolicy' || (event.kind === 'template' && event.resource === CRD_RESOURCE)) {
+      const tenant = event.obj.metadata.labels?.[TENANT_LABEL];
+      if (tenant) customKinds.refresh(tenant);
+    }
     const wake = (): void => { for (const key of keysForChange(informers, event)) queue.add(key); };
     const echoKey = echoKeyOf(event);
     if (echoKey === undefined) wake();
@@ -61,6 +69,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       wake();
     } else echoes.route(echoKey, event.obj, wake);
   }, options.log);
+  const customKinds = createCustomKinds(informers);
   const members = createMemberPool({
     upstream: options.upstream,
     connect: options.connect,
@@ -96,7 +105,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     if (stopped) return;
     // Everything seen during the initial lists was queued; workers start on a whole view.
     const reconcile = async (key: string): Promise<ReconcileResult | void> => {
-      const parsed = parseKey(key);
+      const parsed = parseKey(key, informers.resourceById);
       if (!parsed) return;
       const started = performance.now();
       let ok = false;

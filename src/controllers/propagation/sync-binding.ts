@@ -20,22 +20,28 @@ import { setCondition } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { ensureBindingStatus, releaseBinding, updateBindingSpec } from './binding-writes.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
-import { tenantViews } from './tenant-views.ts';
-import { ofTenant, worksOfBinding } from './engine-informers.ts';
+import { tenantContextOf, tenantViews } from './tenant-views.ts';
+import { bindingOf, ofTenant, templateOf, worksOfBinding } from './engine-informers.ts';
 import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
-import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
+import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
-import { namespacedPath, templateResourceOf, type TemplateResource } from './template-resources.ts';
+import { namespacedPath, type TemplateResource } from './template-resources.ts';
+import { splitApiVersion } from '../../core/tenancy/names.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 import { memberEchoKey, templateStatusEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';
 
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
-  const binding = ctx.informers.bindings.store.get(`${namespace}/${name}`);
+  // namespace '' is a ClusterResourceBinding (a cluster-scoped template's).
+  const binding = bindingOf(ctx.informers, namespace, name);
   await syncDependencies(ctx, tenantId, namespace, name, binding);
   if (!binding) return;
-  const resource = templateResourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
-  if (!resource) return;
+  const resource = ctx.informers.resourceOf(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+  if (!resource) {
+    // A custom kind whose CRD is gone: nothing left to address its copies by, so the binding may go.
+    if (binding.metadata.deletionTimestamp) await releaseBinding(ctx, binding, BINDING_FINALIZER);
+    return;
+  }
   const uid = binding.metadata.uid ?? '';
   const works = worksOfBinding(ctx.informers, uid);
   const clusters = new Map([...ctx.informers.clusters.store.values()].map((c) => [c.metadata.name ?? '', c]));
@@ -46,11 +52,11 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     await releaseBinding(ctx, binding, BINDING_FINALIZER);
     return;
   }
-  const template = ctx.informers.templates.get(resource)?.store.get(`${namespace}/${binding.spec.resource.name}`);
+  const template = templateOf(ctx.informers, resource, namespace, binding.spec.resource.name);
   const tenant = tenantById(ctx, tenantId);
-  const tenantNamespace = toTenantNamespace(tenantId, namespace);
+  const tenantNamespace = namespace ? toTenantNamespace(tenantId, namespace) : '';
   if (!template || !tenant || tenantNamespace === undefined) return;
-  const tctx = { id: tenantId };
+  const tctx = tenantContextOf(ctx.informers, tenantId);
   const pruned = pruneTemplate(tctx, template);
   if (!pruned) return;
 
@@ -64,9 +70,13 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   const divided = binding.spec.placement?.replicaScheduling?.replicaSchedulingType === 'Divided';
   const overrides = tenantViews(tctx, ofTenant(ctx.informers.overrides, tenantId).filter((p) => p.metadata.namespace === namespace));
   const clusterOverrides = tenantViews(tctx, ofTenant(ctx.informers.clusterOverrides, tenantId));
-  const marks = {
+  // A ClusterResourceBinding's marks also carry Karmada's clusterresourcebinding keys; the engine routes by PERMANENT_ID_LABEL.
+  const marks: { labels: Record<string, string>; annotations: Record<string, string> } = namespace ? {
     labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid },
     annotations: { [BINDING_NAME_ANNOTATION]: name, [BINDING_NAMESPACE_ANNOTATION]: tenantNamespace },
+  } : {
+    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid, [CLUSTER_PERMANENT_ID_LABEL]: uid },
+    annotations: { [CLUSTER_BINDING_NAME_ANNOTATION]: name },
   };
 
   const sync = async (target: TargetCluster): Promise<ClusterOutcome> => {
@@ -82,7 +92,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
       return outcome(false, message(err));
     }
     const space = executionNamespace(target.name);
-    const wName = workName(resource.kind, binding.spec.resource.name, tenantNamespace);
+    const wName = workName(resource.kind, pruned.metadata.name ?? binding.spec.resource.name, tenantNamespace || undefined); // tenant terms
     // The Work is written while the member is applied to, not before: the host and the member work at once.
     const workWrite = writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
     workWrite.catch(() => undefined); // awaited on every path below
@@ -110,7 +120,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     let failure: string | undefined;
     if (!ctx.applied.unchanged(applyKey, hash, observed.synced ? observed.obj : undefined)) {
       try {
-        await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
+        if (namespace) await ensureMemberNamespace(member, namespace, tenantId, tenant.spec?.podSecurity ?? 'baseline');
         const echoKey = memberEchoKey(target.name, resource, namespace, binding.spec.resource.name);
         let result: KubeObject | undefined;
         ctx.echoes.begin(echoKey);
@@ -163,7 +173,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   // Built on the latest copy: the detector's Scheduled condition may have landed since this pass read the binding.
   let before: string | undefined;
   // The informer's copy only moves forward: unless this pass rewrote the spec, it is the freshest base (no 409 to retry).
-  const base = current === binding ? ctx.informers.bindings.store.get(`${namespace}/${name}`) ?? current : current;
+  const base = current === binding ? bindingOf(ctx.informers, namespace, name) ?? current : current;
   const written = await ensureBindingStatus(ctx, base, (latest) => {
     // A spec changed meanwhile (new placement, new replicas) was not what these outcomes applied: its own pass will judge it.
     if (latest.metadata.generation !== current.metadata.generation) return undefined;
@@ -196,7 +206,7 @@ async function writeWorkApplied(ctx: EngineContext, work: Work, applied: boolean
     const conditions = setCondition(latest.status?.conditions, { type: CONDITION_APPLIED, status: applied ? 'True' : 'False', reason, message: text }, { now });
     const manifest = latest.spec.workload.manifests[0];
     const manifestStatuses = memberObj && manifest ? [{
-      identifier: { ordinal: 0, group: resource.group, version: resource.version, kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' },
+      identifier: { ordinal: 0, ...splitApiVersion(manifest.apiVersion ?? ''), kind: resource.kind, ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}), name: manifest.metadata.name ?? '' }, // the manifest's (tenant) group
       // Health only: the reflected status lives in the binding's aggregatedStatus, and carrying it here too
       // would rewrite every Work on every member status change (one more host write per cluster per change).
       health: interpretHealth(memberObj),

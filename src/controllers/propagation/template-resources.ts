@@ -1,14 +1,22 @@
 // The kinds the propagation engine spreads to members, as rows: adding one is a
-// line. Each is watched upstream across the tenants' namespaces (objects that
-// carry the tenant label). Namespaces themselves follow implicitly, as in
-// Karmada: a member gets the namespace of every object it receives.
+// line. Each is watched upstream across the tenants (objects that carry the
+// tenant label). Namespaces themselves follow implicitly, as in Karmada: a
+// member gets the namespace of every object it receives. Cluster-scoped rows
+// are claimed only by a ClusterPropagationPolicy and get a ClusterResourceBinding
+// (Karmada's detector); the tenants' own custom kinds are rows made at run time
+// (custom-kinds.ts), from the tenant's CRD, while a policy selects them.
 export interface TemplateResource {
+  /** Upstream spelling: a tenant CRD's group carries the tenant prefix. */
   group: string;
   version: string;
   resource: string;
   kind: string;
   /** Carries a status worth reflecting back from the members. */
   hasStatus: boolean;
+  /** Cluster-scoped: a ClusterResourceBinding, and the object's name carries the tenant prefix upstream and on members. */
+  clusterScoped?: true;
+  /** One tenant's custom kind (its CRD's), watched only while one of its policies selects it. */
+  custom?: true;
 }
 
 export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
@@ -23,7 +31,13 @@ export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
   { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', hasStatus: false },
   { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', hasStatus: true },
   { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', hasStatus: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', hasStatus: false, clusterScoped: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', hasStatus: false, clusterScoped: true },
+  { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', hasStatus: false, clusterScoped: true },
 ];
+
+/** The CustomResourceDefinition row: its informer is also where the engine learns the tenants' custom kinds. */
+export const CRD_RESOURCE: TemplateResource = TEMPLATE_RESOURCES.find((r) => r.kind === 'CustomResourceDefinition')!;
 
 export function apiVersionOf(r: Pick<TemplateResource, 'group' | 'version'>): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
@@ -34,14 +48,26 @@ export function allNamespacesPath(r: TemplateResource): string {
   return r.group ? `/apis/${r.group}/${r.version}/${r.resource}` : `/api/${r.version}/${r.resource}`;
 }
 
-/** Collection path in one namespace. */
+/** Collection path in one namespace; for a cluster-scoped resource, its one collection (the namespace is ignored). */
 export function namespacedPath(r: TemplateResource, namespace: string): string {
+  if (r.clusterScoped) return allNamespacesPath(r);
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   return `${base}/namespaces/${encodeURIComponent(namespace)}/${r.resource}`;
 }
 
+/** Store key of a template in its informer (client-go's MetaNamespaceKeyFunc). */
+export function storeKey(namespace: string, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** Identity of a row in queue keys: group and plural (a tenant CRD's group is tenant-prefixed, so unique). */
+export function resourceId(r: Pick<TemplateResource, 'group' | 'resource'>): string {
+  return `${r.group}/${r.resource}`;
+}
+
 const BY_KIND = new Map(TEMPLATE_RESOURCES.map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]));
 
+/** A built-in row by apiVersion and kind; the engine's own lookup (EngineInformers.resourceOf) adds the custom rows. */
 export function templateResourceOf(apiVersion: string, kind: string): TemplateResource | undefined {
   return BY_KIND.get(`${apiVersion}/${kind}`);
 }
