@@ -24,8 +24,8 @@ export interface PropagationStack {
   stop(): Promise<void>;
 }
 
-export async function startPropagationStack(options: { repoRoot: string; members: number; engineNodeFlags: string[]; log(m: string): void }): Promise<PropagationStack> {
-  const stack = await startGatewayStack({ repoRoot: options.repoRoot, floor: false, gatewayNodeFlags: options.engineNodeFlags });
+export async function startPropagationStack(options: { repoRoot: string; members: number; engineNodeFlags: string[]; hostNodeFlags?: string[]; log(m: string): void }): Promise<PropagationStack> {
+  const stack = await startGatewayStack({ repoRoot: options.repoRoot, floor: false, gatewayNodeFlags: options.engineNodeFlags, upstreamNodeFlags: options.hostNodeFlags ?? [] });
   const members: PropagationStack['members'] = [];
   const host = stack.direct(32);
   try {

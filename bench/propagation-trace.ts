@@ -46,8 +46,10 @@ function socketCount(pid: number): number {
 }
 
 // TRACE_PROFILE=1: the engine process (warren serve) writes a CPU profile to $TMPDIR/warren-trace-profiles.
+// TRACE_PROFILE_HOST=1: the host apiserver does too (its own subdirectory, host/).
 const engineNodeFlags = process.env.TRACE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles`] : [];
-const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, log });
+const hostNodeFlags = process.env.TRACE_PROFILE_HOST ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles/host`] : [];
+const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, hostNodeFlags, log });
 const memberClients = p.members.map((m) => clientFromKubeconfig(m.kubeconfig, 2));
 const closers: Array<() => void> = [];
 try {

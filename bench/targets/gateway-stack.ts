@@ -20,6 +20,8 @@ export interface GatewayStackOptions {
   floor: boolean;
   /** Node flags for the gateway child only (e.g. --cpu-prof): the gateway is what is under test. */
   gatewayNodeFlags?: string[];
+  /** Node flags for the upstream (host) apiserver child, e.g. --cpu-prof to see its share. */
+  upstreamNodeFlags?: string[];
 }
 
 export interface ReadyTenant {
@@ -43,7 +45,7 @@ export interface GatewayStack {
 }
 
 export async function startGatewayStack(options: GatewayStackOptions): Promise<GatewayStack> {
-  const upstream = await startEmbedded({ repoRoot: options.repoRoot });
+  const upstream = await startEmbedded({ repoRoot: options.repoRoot, nodeFlags: options.upstreamNodeFlags ?? [] });
   const upstreamKubeconfigFile = join(upstream.dataDir, 'kubeconfig');
   const pki = join(upstream.dataDir, 'pki');
   const scratch = mkdtempSync(join(tmpdir(), 'warren-gw-bench-'));
