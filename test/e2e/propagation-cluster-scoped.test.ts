@@ -1,0 +1,272 @@
+// Cluster-scoped templates and tenants' custom resources, through the gateway
+// with real kubectl, with Karmada manifests unchanged: a ClusterPropagationPolicy
+// sends acme's ClusterRole to both members through a ClusterResourceBinding
+// (`kubectl get crb`, prefix stripped); globex's ClusterRole of the same name
+// lands beside it on member2 without touching it, globex sees only its own
+// binding and cannot select acme's ClusterRole by any spelling; a
+// PropagationPolicy cannot select a cluster-scoped object (Karmada's detector).
+// Then a tenant CRD and an instance of it: the instance fails to apply in tenant
+// terms while its CRD is not on the members, and lands once the policy sends
+// the CRD too. Deleting the templates removes the member copies. Every member
+// object is checked on the member itself.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startUp, type RunningUp } from '../../src/up/start-up.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import type { Upstream } from '../../src/kube/upstream.ts';
+import type { KubeObject } from '../../src/core/types.ts';
+import { kubectl } from '../helpers/kubectl.ts';
+import { eventually } from '../helpers/poll.ts';
+import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+
+const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
+const MEMBERS = ['member1', 'member2'];
+
+const ACME_ROLE = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: reader }
+rules:
+- { apiGroups: [""], resources: [pods], verbs: [get, list] }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: pp-only }
+rules:
+- { apiGroups: [""], resources: [configmaps], verbs: [get] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: pp-selects-cluster-scoped, namespace: default }
+spec:
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: pp-only }
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: reader-propagation }
+spec:
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: reader }
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+`;
+const globexRole = (acmeId: string): string => `
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: steal }
+spec:
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: ${acmeId}-reader }
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: pp-only }
+  placement:
+    clusterAffinity: { clusterNames: [member2] }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: reader }
+rules:
+- { apiGroups: [apps], resources: [deployments], verbs: [watch] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: reader-propagation }
+spec:
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: reader }
+  placement:
+    clusterAffinity: { clusterNames: [member2] }
+`;
+const CRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget, listKind: WidgetList }
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: { type: object, properties: { size: { type: integer } } }
+`;
+const WIDGET = `
+apiVersion: example.com/v1
+kind: Widget
+metadata: { name: w1, namespace: default }
+spec: { size: 3 }
+`;
+const widgetPolicy = (withCrd: boolean): string => `
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: widgets-propagation }
+spec:
+  resourceSelectors:
+  - { apiVersion: example.com/v1, kind: Widget }
+${withCrd ? '  - { apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: widgets.example.com }\n' : ''}  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+`;
+
+interface Condition { type: string; status: string; message?: string }
+interface Binding extends KubeObject { spec: { resource: { apiVersion: string; kind: string; namespace?: string; name: string; uid?: string } }; status?: { conditions?: Condition[] } }
+const condition = (b: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined => b.status?.conditions?.find((c) => c.type === type);
+
+describe('propagation of cluster-scoped templates and custom resources', { timeout: 120_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'warren-propagation-cluster-e2e-'));
+  let up: RunningUp;
+  let acmeId = '';
+  let globexId = '';
+  const members: Record<string, Upstream> = {};
+
+  const as = (tenant: string) => async (...args: string[]): Promise<string> => {
+    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', `${tenant}.kubeconfig`) });
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const acme = as('acme');
+  const globex = as('globex');
+  const apply = async (run: (...args: string[]) => Promise<string>, yaml: string, file: string): Promise<void> => {
+    const path = join(root, file);
+    writeFileSync(path, yaml);
+    await run('apply', '-f', path);
+  };
+  async function onMember(member: string, path: string): Promise<KubeObject | undefined> {
+    const res = await members[member]!.request<KubeObject>('GET', path);
+    return res.status === 200 ? res.body : undefined;
+  }
+  const onAll = async (path: string): Promise<KubeObject[] | undefined> => {
+    const found = await Promise.all(MEMBERS.map((m) => onMember(m, path)));
+    return found.every((o) => o !== undefined) ? found as KubeObject[] : undefined;
+  };
+  const goneFromAll = async (path: string): Promise<boolean> => (await Promise.all(MEMBERS.map((m) => onMember(m, path)))).every((o) => o === undefined);
+  const clusterRolePath = (id: string, name: string): string => `/apis/rbac.authorization.k8s.io/v1/clusterroles/${id}-${name}`;
+
+  before(async () => {
+    up = await startUp({
+      dataDir: root, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
+      log: () => undefined, progress: () => undefined,
+    });
+    acmeId = up.tenants.find((t) => t.name === 'acme')?.id ?? '';
+    globexId = up.tenants.find((t) => t.name === 'globex')?.id ?? '';
+    assert.match(acmeId, /^[a-z][a-z0-9]{5}$/);
+    assert.match(globexId, /^[a-z][a-z0-9]{5}$/);
+    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
+  });
+  after(async () => {
+    for (const m of Object.values(members)) m.close();
+    await up?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a ClusterPropagationPolicy sends a ClusterRole to both members through a ClusterResourceBinding', async () => {
+    await apply(acme, ACME_ROLE, 'acme-role.yaml');
+    const copies = await eventually(() => onAll(clusterRolePath(acmeId, 'reader')), 'acme reader on both members');
+    for (const role of copies) {
+      assert.equal(role.metadata.labels?.['karmada.io/managed'], 'true');
+      assert.deepEqual((role as KubeObject & { rules?: unknown }).rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
+    }
+    const crb = await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'crb', 'reader-clusterrole', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'True' ? b : undefined;
+    }, 'reader-clusterrole FullyApplied');
+    assert.equal(crb.kind, 'ClusterResourceBinding');
+    assert.equal(crb.metadata.namespace, undefined);
+    assert.deepEqual({ ...crb.spec.resource, uid: undefined, resourceVersion: undefined },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'reader', uid: undefined, resourceVersion: undefined });
+    assert.equal(condition(crb, 'Scheduled')?.status, 'True');
+    assert.equal(crb.metadata.labels?.['clusterpropagationpolicy.karmada.io/name'], 'reader-propagation');
+    assert.doesNotMatch(JSON.stringify(crb), new RegExp(acmeId), 'the tenant sees no prefix');
+    const table = await acme('get', 'clusterresourcebindings');
+    assert.match(table, /reader-clusterrole\s+True\s+True/);
+    // The Works are in the tenant's execution spaces, in tenant terms.
+    const works = await acme('get', 'works', '-A', '-o', 'json');
+    const readerWorks = (JSON.parse(works) as { items: Array<{ metadata: { namespace: string }; spec: { workload: { manifests: KubeObject[] } } }> }).items
+      .filter((w) => w.spec.workload.manifests[0]?.kind === 'ClusterRole');
+    assert.deepEqual(readerWorks.map((w) => w.metadata.namespace).sort(), ['karmada-es-member1', 'karmada-es-member2']);
+    assert.ok(readerWorks.every((w) => w.spec.workload.manifests[0]?.metadata.name === 'reader'));
+  });
+
+  it('globex: same-named ClusterRole beside acme\'s on member2, its own binding only, and no way to select acme\'s', async () => {
+    await apply(globex, globexRole(acmeId), 'globex-role.yaml');
+    const own = await eventually(() => onMember('member2', clusterRolePath(globexId, 'reader')), 'globex reader on member2');
+    assert.deepEqual((own as KubeObject & { rules?: unknown }).rules, [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['watch'] }]);
+    const acmes = await onMember('member2', clusterRolePath(acmeId, 'reader'));
+    assert.deepEqual((acmes as KubeObject & { rules?: unknown }).rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }], 'acme\'s copy untouched');
+    assert.equal(await onMember('member1', clusterRolePath(globexId, 'reader')), undefined, 'globex may not use member1');
+
+    const acmeBinding = JSON.parse(await acme('get', 'crb', 'reader-clusterrole', '-o', 'json')) as Binding;
+    const globexBinding = await eventually(async () => {
+      const b = JSON.parse(await globex('get', 'crb', 'reader-clusterrole', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'True' ? b : undefined;
+    }, 'globex reader-clusterrole FullyApplied');
+    assert.notEqual(globexBinding.metadata.uid, acmeBinding.metadata.uid);
+    const globexRoleUid = (JSON.parse(await globex('get', 'clusterrole', 'reader', '-o', 'json')) as KubeObject).metadata.uid;
+    assert.equal(globexBinding.spec.resource.uid, globexRoleUid, 'globex\'s binding is for globex\'s ClusterRole');
+    // globex lists only its own ClusterResourceBindings and cannot read acme's by its upstream name.
+    assert.equal((await globex('get', 'crb', '-o', 'name')).trim(), 'clusterresourcebinding.work.karmada.io/reader-clusterrole');
+    const direct = await kubectl('1.33', ['get', 'crb', `${acmeId}-reader-clusterrole`], { kubeconfigPath: join(root, 'tenants', 'globex.kubeconfig') });
+    assert.notEqual(direct.code, 0);
+    assert.match(direct.stderr, /NotFound|not found/);
+    // The policy naming acme's ClusterRole (by its upstream name, and by acme's name for another) selected nothing of acme's.
+    for (const m of MEMBERS) {
+      assert.equal(await onMember(m, clusterRolePath(globexId, `${acmeId}-reader`)), undefined);
+      assert.equal(await onMember(m, clusterRolePath(globexId, 'pp-only')), undefined);
+    }
+    assert.equal(await onMember('member2', clusterRolePath(acmeId, 'pp-only')), undefined);
+  });
+
+  it('a PropagationPolicy does not select a cluster-scoped object (Karmada\'s detector)', async () => {
+    // By now the reader (same tenant, same informer pass) is long applied.
+    assert.ok(await goneFromAll(clusterRolePath(acmeId, 'pp-only')));
+    assert.doesNotMatch(await acme('get', 'crb', '-o', 'name'), /pp-only/);
+  });
+
+  it('a custom resource fails to apply in tenant terms while its CRD is not on the members, then lands with it', async () => {
+    await apply(acme, CRD, 'crd.yaml');
+    await acme('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=20s');
+    await apply(acme, WIDGET, 'widget.yaml');
+    await apply(acme, widgetPolicy(false), 'widget-policy.yaml');
+    const failed = await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'resourcebinding', 'w1-widget', '-n', 'default', '-o', 'json')) as Binding;
+      const c = condition(b, 'FullyApplied');
+      return c?.status === 'False' && c.message ? { b, c } : undefined;
+    }, 'w1-widget FullyApplied False');
+    assert.equal(failed.b.spec.resource.apiVersion, 'example.com/v1');
+    assert.doesNotMatch(JSON.stringify(failed.b), new RegExp(acmeId), `no prefix in what the tenant reads: ${failed.c.message ?? ''}`);
+    const work = JSON.parse(await acme('get', 'works', '-n', 'karmada-es-member1', '-o', 'json')) as { items: Array<{ spec: { workload: { manifests: KubeObject[] } }; status?: { conditions?: Condition[] } }> };
+    const widgetWork = work.items.find((w) => w.spec.workload.manifests[0]?.kind === 'Widget');
+    assert.equal(widgetWork && condition(widgetWork, 'Applied')?.status, 'False');
+
+    await apply(acme, widgetPolicy(true), 'widget-policy.yaml');
+    const crds = await eventually(() => onAll(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${acmeId}-example.com`), 'the CRD on both members');
+    assert.equal((crds[0]!.spec as { group: string }).group, `${acmeId}-example.com`);
+    const widgets = await eventually(() => onAll(`/apis/${acmeId}-example.com/v1/namespaces/${acmeId}-default/widgets/w1`), 'w1 on both members', { timeoutMs: 40_000 });
+    for (const w of widgets) assert.deepEqual(w.spec, { size: 3 });
+    await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'resourcebinding', 'w1-widget', '-n', 'default', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'True';
+    }, 'w1-widget FullyApplied True');
+    assert.match(await acme('get', 'crb', '-o', 'name'), /widgets\.example\.com-customresourcedefinition/);
+  });
+
+  it('deleting the templates removes their copies from the members and their bindings', async () => {
+    await acme('delete', 'widget', 'w1', '-n', 'default');
+    await eventually(() => goneFromAll(`/apis/${acmeId}-example.com/v1/namespaces/${acmeId}-default/widgets/w1`), 'w1 gone from the members');
+    await acme('delete', 'clusterrole', 'reader');
+    await eventually(() => goneFromAll(clusterRolePath(acmeId, 'reader')), 'acme reader gone from the members');
+    await eventually(async () => (await acme('get', 'crb', '-o', 'name')).includes('reader-clusterrole') ? undefined : true, 'reader-clusterrole gone');
+    assert.ok(await onMember('member2', clusterRolePath(globexId, 'reader')), 'globex\'s reader stays');
+    await acme('delete', 'crd', 'widgets.example.com');
+    await eventually(() => goneFromAll(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${acmeId}-example.com`), 'the CRD gone from the members');
+  });
+});
