@@ -7,8 +7,8 @@
 // PropagationPolicy cannot select a cluster-scoped object (Karmada's detector).
 // Then a tenant CRD and an instance of it: the instance fails to apply in tenant
 // terms while its CRD is not on the members, and lands once the policy sends
-// the CRD too. Deleting the templates removes the member copies. Every member
-// object is checked on the member itself.
+// the CRD too. Deleting the templates, or the tenant, removes the member
+// copies. Every member object is checked on the member itself.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -268,5 +268,18 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     assert.ok(await onMember('member2', clusterRolePath(globexId, 'reader')), 'globex\'s reader stays');
     await acme('delete', 'crd', 'widgets.example.com');
     await eventually(() => goneFromAll(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${acmeId}-example.com`), 'the CRD gone from the members');
+  });
+
+  it('deleting a Tenant removes its cluster-scoped copies from the members', async () => {
+    assert.ok(await onMember('member2', clusterRolePath(globexId, 'reader')));
+    const host = createUpstream({ path: up.adminKubeconfigPath });
+    try {
+      const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/globex');
+      assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);
+      await eventually(async () => (await host.request('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/globex')).status === 404, 'the Tenant gone', { timeoutMs: 30_000 });
+    } finally {
+      host.close();
+    }
+    assert.equal(await onMember('member2', clusterRolePath(globexId, 'reader')), undefined);
   });
 });
