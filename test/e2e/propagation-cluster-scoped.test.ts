@@ -100,6 +100,41 @@ spec:
         properties:
           spec: { type: object, properties: { size: { type: integer } } }
 `;
+// A cluster-scoped custom kind: its objects' names carry the tenant prefix upstream and on the members.
+const GIZMOS = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: gizmos.example.com }
+spec:
+  group: example.com
+  scope: Cluster
+  names: { plural: gizmos, singular: gizmo, kind: Gizmo, listKind: GizmoList }
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: { type: object, properties: { color: { type: string } } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: gizmos-propagation }
+spec:
+  resourceSelectors:
+  - { apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: gizmos.example.com }
+  - { apiVersion: example.com/v1, kind: Gizmo }
+  placement:
+    clusterAffinity: { clusterNames: [member1] }
+`;
+const GIZMO = `
+apiVersion: example.com/v1
+kind: Gizmo
+metadata: { name: g1 }
+spec: { color: blue }
+`;
 const WIDGET = `
 apiVersion: example.com/v1
 kind: Widget
@@ -257,6 +292,21 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
       return condition(b, 'FullyApplied')?.status === 'True';
     }, 'w1-widget FullyApplied True');
     assert.match(await acme('get', 'crb', '-o', 'name'), /widgets\.example\.com-customresourcedefinition/);
+  });
+
+  it('a cluster-scoped custom resource gets a ClusterResourceBinding and lands under the tenant prefix', async () => {
+    await apply(acme, GIZMOS, 'gizmos.yaml');
+    await acme('wait', '--for=condition=Established', 'crd/gizmos.example.com', '--timeout=20s');
+    await apply(acme, GIZMO, 'gizmo.yaml');
+    const copy = await eventually(() => onMember('member1', `/apis/${acmeId}-example.com/v1/gizmos/${acmeId}-g1`), 'g1 on member1', { timeoutMs: 40_000 });
+    assert.deepEqual(copy.spec, { color: 'blue' });
+    const crb = await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'crb', 'g1-gizmo', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'True' ? b : undefined;
+    }, 'g1-gizmo FullyApplied');
+    assert.deepEqual({ apiVersion: crb.spec.resource.apiVersion, kind: crb.spec.resource.kind, name: crb.spec.resource.name }, { apiVersion: 'example.com/v1', kind: 'Gizmo', name: 'g1' });
+    await acme('delete', 'gizmo', 'g1');
+    await eventually(async () => (await onMember('member1', `/apis/${acmeId}-example.com/v1/gizmos/${acmeId}-g1`)) === undefined, 'g1 gone from member1');
   });
 
   it('deleting the templates removes their copies from the members and their bindings', async () => {

@@ -173,9 +173,14 @@ const karmadaPolicy: KindConverter = {
   },
 };
 
+// A ClusterResourceBinding's resource is cluster-scoped by definition: a custom kind there is too,
+// even where the context cannot tell its scope from the tenant's CRD (its name then carries the prefix).
+const bindingContext = (ctx: TenantContext, obj: KubeObject): TenantContext =>
+  (obj.kind === 'ClusterResourceBinding' ? { ...ctx, customKindNamespaced: () => false } : ctx);
 const karmadaBinding: KindConverter = {
-  in(ctx, obj) { refIn(ctx, child(obj, 'spec'), 'resource'); },
-  out(ctx, obj) {
+  in(ctx, obj) { refIn(bindingContext(ctx, obj), child(obj, 'spec'), 'resource'); },
+  out(outer, obj) {
+    const ctx = bindingContext(outer, obj);
     const spec = child(obj, 'spec');
     if (spec && isObject(spec.resource) && toTenantObjectReference(ctx, spec.resource as ObjectReference) === undefined) return false;
     refOut(ctx, spec, 'resource');
