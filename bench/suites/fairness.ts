@@ -3,14 +3,18 @@
 // more concurrent requests than its share (default fairness: 20 seats, 50
 // queued). Reported: quiet's p50/p99 both ways, the ratio (goal: p99 at most
 // 2x), noisy's 429 share, and quiet's 429s (goal: none). The gateway is a
-// `warren serve` child; both tenants are onboarded by it. Measured four
+// `warren serve` child; both tenants are onboarded by it. Measured five
 // times, back to back: the default (the flooder paced while quiet is active,
-// and gateway-wide seats that follow latency, at most 600), adaptive seats
-// without pacing, the old default (600 fixed seats, kube's figure), and fixed
+// gateway-wide seats that follow latency, at most 600, at most 16 TLS
+// handshakes at once, refused connections held for a spread ½-1 Retry-After),
+// the previous default (without the last two), adaptive seats without
+// pacing, the old default (600 fixed seats, kube's figure), and fixed
 // seats capped to what this machine serves (2 per CPU): on a CPU-bound
 // gateway, the quiet tenant's latency grows with how many of the noisy
 // tenant's requests are in flight beside it.
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { percentile } from '../stats.ts';
@@ -35,21 +39,24 @@ import(workerData.tsxUrl).then((tsx) => { tsx.register(); return import(workerDa
   parentPort.on('message', async (count) => {
     if (count === 0) { client.close(); parentPort.close(); return; }
     const samples = [];
+    const startedAt = [];
     let refused = 0;
     for (let i = 0; i < count; i++) {
       const start = process.hrtime.bigint();
       const reply = await client.drain(workerData.path);
       samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+      startedAt.push(Number(start) / 1e6);
       if (reply.status === 429) refused++;
     }
-    parentPort.postMessage({ samples, refused });
+    parentPort.postMessage({ samples, startedAt, refused });
   });
   parentPort.postMessage('ready');
 });
 `;
 
 interface QuietClient {
-  measure(count: number): Promise<{ samples: number[]; refused: number }>;
+  /** Latencies (ms), when each request started (ms on process.hrtime's clock, shared by all threads), and 429s. */
+  measure(count: number): Promise<{ samples: number[]; startedAt: number[]; refused: number }>;
   close(): Promise<void>;
 }
 
@@ -127,6 +134,8 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
     const alone = await quietClient.measure(QUIET_REQUESTS);
     const flooding = flood(noisyClient);
     const floodStart = performance.now();
+    const floodStartHr = Number(process.hrtime.bigint()) / 1e6;
+    env.log(`fairness (${config.label}): flood starts at ${new Date().toISOString()}`);
     const crowded = await quietClient.measure(QUIET_REQUESTS);
     const codes = await flooding.stop();
     const floodSeconds = (performance.now() - floodStart) / 1000;
@@ -134,6 +143,11 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
     const p = (s: number[], q: number): number => percentile(s, q);
     const ratio = p(crowded.samples, 99) / p(alone.samples, 99);
     const c = config.label;
+    const onset = onsetShare(crowded, floodStartHr, p(crowded.samples, 99));
+    // FAIRNESS_SAMPLES_DIR=dir: quiet's flooded samples (ms since the flood began, latency ms), one per line, to line up with a gateway trace.
+    const samplesDir = process.env.FAIRNESS_SAMPLES_DIR;
+    if (samplesDir) writeFileSync(join(samplesDir, `quiet-${c.replace(/\W+/g, '-')}.tsv`), crowded.samples.map((ms, i) => `${((crowded.startedAt[i] ?? 0) - floodStartHr).toFixed(1)}\t${ms.toFixed(2)}`).join('\n'));
+    env.log(`fairness (${c}): of quiet's ${String(onset.slow)} flooded samples at or above p99, ${String(onset.inOnset)} started in the flood's first ${String(ONSET_MS)} ms; p99 after it ${onset.p99After.toFixed(1)} ms`);
     env.log(`fairness (${c}): quiet p99 ${p(alone.samples, 99).toFixed(1)} ms alone, ${p(crowded.samples, 99).toFixed(1)} ms with noisy flooding (${ratio.toFixed(2)}x)`);
     return {
       rows: [
@@ -155,15 +169,34 @@ async function measureConfig(env: Parameters<Suite['run']>[0], config: Config): 
   }
 }
 
+const ONSET_MS = 1_000;
+
+/** Where quiet's slowest flooded requests fall: how many started in the flood's first ONSET_MS, and the p99 of those after it. */
+function onsetShare(run: { samples: number[]; startedAt: number[] }, floodStart: number, p99: number): { slow: number; inOnset: number; p99After: number } {
+  let slow = 0;
+  let inOnset = 0;
+  const after: number[] = [];
+  run.samples.forEach((ms, i) => {
+    const early = (run.startedAt[i] ?? 0) - floodStart < ONSET_MS;
+    if (!early) after.push(ms);
+    if (ms < p99) return;
+    slow++;
+    if (early) inOnset++;
+  });
+  return { slow, inOnset, p99After: after.length > 0 ? percentile(after, 99) : 0 };
+}
+
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats (the default), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats + handshake gate + spread holds (the default), the same without the last two (the previous default), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
   async run(env) {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
     // A 429 share and noisy's served rate go with each: pacing trades the flooder's throughput for quiet's latency.
     const configs: Config[] = [
       { label: 'paced flooder + adaptive seats', env: {} },
+      // The default before the handshake gate and spread holds (ADR 0015): pacing and adaptive seats alone.
+      { label: 'previous default (no handshake gate, fixed hold)', env: { WARREN_FAIRNESS_CONCURRENT_HANDSHAKES: '0', WARREN_FAIRNESS_HOLD_SPREAD: '0' } },
       { label: 'adaptive seats, no pacing', env: { WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
       { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
       { label: `${String(MACHINE_SEATS)} fixed seats`, env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false', WARREN_FAIRNESS_TOTAL_SEATS: String(MACHINE_SEATS) } },

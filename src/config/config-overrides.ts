@@ -41,6 +41,8 @@ export const OVERRIDES: readonly OverrideRow[] = [
   row('fairness.pacing.enabled', 'boolean'),
   row('fairness.pacing.targetLagMs', 'number'),
   row('fairness.pacing.heavyOutstanding', 'integer'),
+  row('fairness.concurrentHandshakes', 'integer'),
+  row('fairness.holdSpread', 'number'),
   row('fairness.defaults.seats', 'integer'),
   row('fairness.defaults.queueLength', 'integer'),
   row('fairness.defaults.queueTimeoutMs', 'integer'),

@@ -40,6 +40,10 @@ export interface WarrenConfig {
     adaptive: { enabled: boolean; minSeats: number; latencyTolerance: number; probeIntervalSeconds: number };
     /** Pacing of a flooding tenant while another tenant is active. */
     pacing: { enabled: boolean; targetLagMs: number; heavyOutstanding: number };
+    /** TLS handshakes under way at once (new connections wait, unread, beyond); 0 = no limit. */
+    concurrentHandshakes: number;
+    /** A refused connection is held between (1 - holdSpread) and all of Retry-After, at random. */
+    holdSpread: number;
     defaults: FairnessLimits;
     tenants: Record<string, FairnessLimits>;
   };
@@ -76,6 +80,8 @@ export function defaultConfig(): WarrenConfig {
       enabled: true, totalSeats: 600, retryAfterSeconds: 1,
       adaptive: { enabled: true, minSeats: 1, latencyTolerance: 1.5, probeIntervalSeconds: 30 },
       pacing: { enabled: true, targetLagMs: 1, heavyOutstanding: 4 },
+      concurrentHandshakes: 16,
+      holdSpread: 0.5,
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
@@ -111,6 +117,8 @@ export const CONFIG_SCHEMA = {
       enabled: { type: 'boolean' }, totalSeats: int(1), retryAfterSeconds: int(0), defaults: limits,
       adaptive: section({ enabled: { type: 'boolean' }, minSeats: int(1), latencyTolerance: { type: 'number', minimum: 1 }, probeIntervalSeconds: num(0) }),
       pacing: section({ enabled: { type: 'boolean' }, targetLagMs: { type: 'number', exclusiveMinimum: 0 }, heavyOutstanding: int(1) }),
+      concurrentHandshakes: int(0),
+      holdSpread: { type: 'number', minimum: 0, maximum: 1 },
       tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),

@@ -29,6 +29,13 @@ export interface FairnessConfig {
   adaptive?: AdaptiveSeatsConfig;
   /** Pacing of a flooding tenant while another tenant is active (flood-pacing.ts); on by default. */
   pacing?: PacingConfig;
+  /**
+   * TLS handshakes under way at once (handshake-gate.ts; 16 by default,
+   * 0 = no limit): beyond, a new connection waits unread in the kernel, so a
+   * burst of connections cannot finish its handshakes (and send its first
+   * requests) all in one event-loop turn ahead of open connections' requests.
+   */
+  concurrentHandshakes?: number;
   /** The Retry-After of a 429, in seconds (kube's APF answers 1). */
   retryAfterSeconds?: number;
   /**
@@ -37,6 +44,12 @@ export interface FairnessConfig {
    * per Retry-After (throttle-socket.ts).
    */
   holdRefusedConnections?: boolean;
+  /**
+   * How much of Retry-After a held connection's hold may be shortened, at
+   * random (0-1, default 0.5: held between ½ and all of it), so connections
+   * refused together do not all come back in the same instant.
+   */
+  holdSpread?: number;
 }
 
 export interface AdaptiveSeatsConfig {
@@ -59,6 +72,7 @@ export interface PacingConfig {
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
 export const DEFAULT_TOTAL_SEATS = 600;
+export const DEFAULT_CONCURRENT_HANDSHAKES = 16;
 
 /** The limits for one tenant: defaults, then the gateway config, then the Tenant's own. */
 export function buildTenantLimits(config: FairnessConfig, tenantId: string, tenant?: Pick<TenantInfo, 'fairness'>): TenantLimits {

@@ -20,7 +20,7 @@ import { FairLimiter, RejectedError, type FairLimiterStats, type Release, type R
 import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';
 import { createFloodPacing, type FloodPacing } from './flood-pacing.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
-import { throttleAfterResponse } from './throttle-socket.ts';
+import { DEFAULT_HOLD_SPREAD, throttleAfterResponse } from './throttle-socket.ts';
 
 /** A held seat; it is given back when the response closes, or earlier by release(). */
 export interface Seat {
@@ -52,6 +52,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
   pacing?.onReady(() => limiter.wake());
   const retryAfterSeconds = config.retryAfterSeconds ?? 1;
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
+  const holdSpread = config.holdSpread ?? DEFAULT_HOLD_SPREAD;
   return {
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -66,7 +67,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       } catch (err) {
         if (!(err instanceof RejectedError)) throw err;
         hooks.rejected?.(tenant.id, err.reason);
-        throttleAfterResponse(res, req.socket, holdMs);
+        throttleAfterResponse(res, req.socket, holdMs, holdSpread);
         throw buildTooManyRequests({ reason: err.reason, seats: limits.seats, queueLength: limits.queueLength, retryAfterSeconds });
       } finally {
         res.off('close', onClose);

@@ -8,13 +8,35 @@
 // Retry-After (1 s by default). A client that honours Retry-After never
 // notices. Connections are not closed: a new TLS handshake costs more than a
 // refusal, and a flooder would simply reconnect.
+// The hold is drawn between (1 - spread) and all of Retry-After, at random
+// (spread ½ by default, fairness.holdSpread): a
+// flooder's connections are refused together (its queue fills at once), and
+// with one fixed hold they all came back in the same instant, once a second:
+// a burst of ~150 refusals in one event-loop turn, in the fairness bench,
+// ahead of every other tenant's requests. Spread over half a second, they
+// interleave. A client that honours Retry-After still never waits; one that
+// ignores it gets at most 1 / (1 - spread) refusals per connection per Retry-After.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** After `res` is sent, stops reading `socket` for `ms` (idempotent per socket while paused). */
-export function throttleAfterResponse(res: ServerResponse, socket: Socket | null, ms: number): void {
+export const DEFAULT_HOLD_SPREAD = 0.5;
+
+/**
+ * After `res` is sent, stops reading `socket` for between (1 - spread) and
+ * all of `ms` (idempotent per socket while paused). `random` in [0, 1) picks where.
+ */
+export function throttleAfterResponse(res: ServerResponse, socket: Socket | null, ms: number, spread = DEFAULT_HOLD_SPREAD, random: () => number = Math.random): void {
   if (!socket || ms <= 0) return;
-  res.once('finish', () => holdSocket(socket, ms));
+  res.once('finish', () => holdSocket(socket, spreadHold(ms, spread, random())));
+}
+
+/**
+ * A hold between (1 - spread) and all of `ms`, `at` (in [0, 1)) of the way:
+ * refused connections come back spread, not together. spread 0: always `ms`.
+ */
+export function spreadHold(ms: number, spread: number, at: number): number {
+  const s = Math.min(1, Math.max(0, spread));
+  return ms * (1 - s + s * Math.min(1, Math.max(0, at)));
 }
 
 const held = new WeakSet<Socket>();

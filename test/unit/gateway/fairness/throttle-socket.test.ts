@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
+import { spreadHold } from '../../../../src/gateway/fairness/throttle-socket.ts';
 import { toApiError } from '../../../../src/core/api-error.ts';
 import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
 
@@ -51,12 +52,12 @@ describe('refused connections are held for Retry-After', { timeout: 20_000 }, ()
       await new Promise((r) => setTimeout(r, 50));
       const t0 = Date.now();
       assert.equal(await get(s.url, flooder), 429);
-      // The retry is sent at once, ignoring Retry-After; the server must not see it for ~1 s.
+      // The retry is sent at once, ignoring Retry-After; the server must not see it for at least half of it (the hold is spread).
       const before = s.arrivals.length;
       const second = await get(s.url, flooder);
       const waited = Date.now() - t0;
       assert.equal(s.arrivals.length, before + 1);
-      assert.ok(waited >= 900, `the retry was read after ${String(waited)} ms`);
+      assert.ok(waited >= 450, `the retry was read after ${String(waited)} ms`);
       assert.equal(second, 200, 'by then the seat is free');
       assert.equal(await holder, 200);
     } finally {
@@ -84,4 +85,12 @@ describe('refused connections are held for Retry-After', { timeout: 20_000 }, ()
       await s.close();
     }
   });
+});
+
+describe('spreadHold', () => {
+  for (const [spread, at, want] of [[0.5, 0, 500], [0.5, 0.5, 750], [0.5, 0.999, 999.5], [0.5, -1, 500], [0.5, 2, 1000], [0, 0, 1000], [0, 0.7, 1000], [1, 0, 0], [3, 0.25, 250]] as const) {
+    it(`holds ${String(want)} ms of a 1 s Retry-After, spread ${String(spread)}, at ${String(at)}`, () => {
+      assert.equal(spreadHold(1000, spread, at), want);
+    });
+  }
 });
