@@ -3,6 +3,12 @@
 // snapshot. `start` is the version a client must have seen everything up to
 // for the ring to hold every event after it; older versions are expired (410),
 // as in kube-apiserver's watch cache.
+//
+// Bounded by bytes as well as by count (issue 6, memory is bounded): ten
+// thousand small events are a few MiB, but the same count of 512 KiB
+// ConfigMaps would be gigabytes, and a tenant writing big objects would grow
+// the gateway until the count was reached. The oldest events go first either
+// way; a watch resuming from before them is forwarded to the upstream.
 import type { KubeObject } from '../../core/types.ts';
 import type { InformerEventType } from '../../kube/informer.ts';
 
@@ -21,13 +27,16 @@ export interface CachedEvent {
 
 export class EventRing {
   private readonly events: (CachedEvent | undefined)[];
+  private readonly sizes: number[];
   private head = 0; // index of the oldest event
   private size = 0;
+  private totalBytes = 0;
   /** Every event after this version is in the ring. */
   private startRv: number;
 
-  constructor(private readonly capacity: number, startRv: number) {
+  constructor(private readonly capacity: number, startRv: number, private readonly maxBytes = Infinity) {
     this.events = new Array<CachedEvent | undefined>(capacity);
+    this.sizes = new Array<number>(capacity).fill(0);
     this.startRv = startRv;
   }
 
@@ -39,23 +48,38 @@ export class EventRing {
     return this.size;
   }
 
-  push(event: CachedEvent): void {
-    if (this.size === this.capacity) {
-      const dropped = this.events[this.head];
-      if (dropped) this.startRv = dropped.rv;
-      this.events[this.head] = undefined;
-      this.head = (this.head + 1) % this.capacity;
-      this.size--;
-    }
-    this.events[(this.head + this.size) % this.capacity] = event;
+  /** Bytes held, as estimated by approximateBytes when the events were pushed. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  /** Adds an event of about `bytes` (approximateBytes of its object), dropping the oldest to stay within both bounds. */
+  push(event: CachedEvent, bytes = 0): void {
+    while (this.size > 0 && (this.size === this.capacity || this.totalBytes + bytes > this.maxBytes)) this.dropOldest();
+    const at = (this.head + this.size) % this.capacity;
+    this.events[at] = event;
+    this.sizes[at] = bytes;
+    this.totalBytes += bytes;
     this.size++;
+  }
+
+  private dropOldest(): void {
+    const dropped = this.events[this.head];
+    if (dropped) this.startRv = dropped.rv;
+    this.events[this.head] = undefined;
+    this.totalBytes -= this.sizes[this.head] ?? 0;
+    this.sizes[this.head] = 0;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
   }
 
   /** Forgets every event: nothing at or before `rv` can be resumed from any more (after a relist). */
   reset(rv: number): void {
     this.events.fill(undefined);
+    this.sizes.fill(0);
     this.head = 0;
     this.size = 0;
+    this.totalBytes = 0;
     this.startRv = rv;
   }
 
@@ -71,4 +95,20 @@ export class EventRing {
     }
     return out.reverse();
   }
+}
+
+/**
+ * About how many bytes an object's JSON takes: string lengths plus a little
+ * per key and value, without serialising it. Cheap enough for every event.
+ */
+export function approximateBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  let bytes = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) bytes += approximateBytes(item) + 1;
+    return bytes;
+  }
+  for (const [key, item] of Object.entries(value)) bytes += key.length + 4 + approximateBytes(item);
+  return bytes;
 }

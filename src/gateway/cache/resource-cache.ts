@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { startInformer, objectKey, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { EventRing, type CachedEvent } from './event-ring.ts';
+import { EventRing, approximateBytes, type CachedEvent } from './event-ring.ts';
 import { resourceVersionOf } from './resource-version.ts';
 import { tenantOwnerOf, type OwnerRule } from './tenant-owner.ts';
 
@@ -21,6 +21,8 @@ export interface ResourceCacheOptions {
   listPath: string;
   ownerRule: OwnerRule;
   ringCapacity: number;
+  /** Bytes of events the ring may hold (approximateBytes of each event's object); default unbounded. */
+  ringMaxBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -41,6 +43,7 @@ export class ResourceCache {
     this.listPath = options.listPath;
     this.ownerRule = options.ownerRule;
     const capacity = options.ringCapacity;
+    const maxBytes = options.ringMaxBytes ?? Infinity;
     this.informer = startInformer<KubeObject>({
       upstream: options.upstream,
       listPath: options.listPath,
@@ -58,7 +61,7 @@ export class ResourceCache {
     });
     void this.informer.synced().then(() => {
       this.lastRv = this.currentRv();
-      this.ring = new EventRing(capacity, this.lastRv);
+      this.ring = new EventRing(capacity, this.lastRv, maxBytes);
     }, () => undefined);
   }
 
@@ -179,7 +182,7 @@ export class ResourceCache {
     this.lastRv = rv;
     const owner = tenantOwnerOf(obj, this.ownerRule) ?? (old ? tenantOwnerOf(old, this.ownerRule) : undefined);
     const event: CachedEvent = { rv, type, object: obj, previous: old, owner, key: objectKey(obj) };
-    ring.push(event);
+    ring.push(event, approximateBytes(obj));
     if (owner !== undefined) {
       const set = this.listeners.get(owner);
       if (set && set.size > 0) {

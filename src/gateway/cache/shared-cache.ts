@@ -20,6 +20,11 @@ export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced
 export interface SharedCacheOptions {
   /** Recent events kept per resource for watch resumption and paging (default 10,000; kube keeps up to 102,400). */
   ringCapacity?: number;
+  /**
+   * Bytes of recent events kept per resource (default 32 MiB, estimated from the
+   * objects): the count alone does not bound memory when objects are big.
+   */
+  ringMaxBytes?: number;
   /** A resource cache with no watcher and no read for this long is stopped (default 5 min). */
   idleStopMs?: number;
   /** Default 60 s, as kube-apiserver. */
@@ -110,7 +115,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
     const probe = await upstream.request<KubeList>('GET', `${path}?limit=1`);
     const shape = probe.status === 200 ? shapeOf(path, namespaced, probe.body) : undefined;
     if (!shape || stopped) return undefined;
-    const cache = new ResourceCache({ upstream, listPath: path, ownerRule: shape, ringCapacity: options.ringCapacity ?? 10_000, log });
+    const cache = new ResourceCache({ upstream, listPath: path, ownerRule: shape, ringCapacity: options.ringCapacity ?? 10_000, ringMaxBytes: options.ringMaxBytes ?? 32 * 2 ** 20, log });
     const entry = { cache, shape };
     live.set(path, entry);
     return entry;
