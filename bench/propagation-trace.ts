@@ -5,7 +5,8 @@
 // binding (created, Scheduled), its Works (first and last created, last
 // Applied), its member copies (first and last), the binding's FullyApplied.
 // A diagnostic for engine work, not a suite: prints percentiles, writes nothing.
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { cpuSeconds } from './process-cpu.ts';
 import { tmpdir } from 'node:os';
 import { percentile } from './stats.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
@@ -33,12 +34,6 @@ function mark(template: string, milestone: string, t: number): void {
   m.set(milestone, list);
 }
 const hasCondition = (o: Obj, type: string): boolean => o.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
-
-/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat fields 14, 15). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Open sockets of a process (its connections to the host and members, watches included). */
 function socketCount(pid: number): number {
