@@ -31,7 +31,7 @@ import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
 
 export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
-  const template = templateOf(ctx.informers, resource, namespace, name);
+  const template = templateOf(ctx.informers, resource, tenantId, namespace, name);
   if (!template || template.metadata.deletionTimestamp) return; // its binding goes with it (ownerReference)
   const tenant = tenantById(ctx, tenantId);
   const clusterScoped = resource.clusterScoped === true;

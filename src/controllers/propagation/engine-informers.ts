@@ -2,8 +2,12 @@
 // tenants' templates (by kind), their Karmada policies and bindings, the
 // registered member Clusters and the Tenants. Each informer reports changes to
 // `onChange`, which decides which keys to queue; reconcilers only read stores.
-// Built-in kinds are watched from the start; a tenant's custom kind only while
-// custom-kinds.ts says a policy selects it (watchTemplates / unwatchTemplates).
+// Namespaced built-in kinds are watched from the start, across tenants.
+// Cluster-scoped kinds (every tenant has its seeded ClusterRoles) and a tenant's
+// custom kinds are watched per tenant, only while one of its policies selects
+// them (on-demand-kinds.ts: watchTemplates / unwatchTemplates), so an idle
+// tenant costs nothing there; a slim view of the tenants' CRDs says which
+// custom kinds exist and their scope.
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
@@ -16,7 +20,7 @@ import { crdKindKey, customKindOf } from '../../core/propagation/detector/custom
 import { splitApiVersion } from '../../core/tenancy/names.ts';
 import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, templateResourceOf, type TemplateResource } from './template-resources.ts';
 
-export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant';
+export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant' | 'crd';
 
 export interface ChangeEvent {
   kind: WatchedKind;
@@ -28,7 +32,12 @@ export interface ChangeEvent {
 }
 
 export interface EngineInformers {
+  /** Namespaced built-in kinds, all tenants. */
   templates: Map<TemplateResource, Informer<KubeObject>>;
+  /** On-demand kinds (cluster-scoped, custom), per tenant: only that tenant's objects. */
+  tenantTemplates: Map<string, Map<TemplateResource, Informer<KubeObject>>>;
+  /** The tenants' CRDs, slimmed to what names a kind (group, names, scope, versions): reported as 'crd'. */
+  crds: Informer<KubeObject>;
   policies: Informer<PropagationPolicy>;
   clusterPolicies: Informer<PropagationPolicy>;
   overrides: Informer<OverridePolicy>;
@@ -43,10 +52,10 @@ export interface EngineInformers {
   resourceOf(apiVersion: string, kind: string): TemplateResource | undefined;
   /** The row named in a queue key (resourceId), built in or custom. */
   resourceById(id: string): TemplateResource | undefined;
-  /** Starts watching a custom row's templates (idempotent); its initial list arrives as ADDED events. */
-  watchTemplates(resource: TemplateResource): void;
-  /** Stops watching a custom row's templates; the row itself stays known, for its bindings' cleanup. */
-  unwatchTemplates(resource: TemplateResource): void;
+  /** Starts watching a tenant's objects of an on-demand row (idempotent); its initial list arrives as ADDED events. */
+  watchTemplates(resource: TemplateResource, tenantId: string): void;
+  /** Stops it; the row itself stays known, for its bindings' cleanup. */
+  unwatchTemplates(resource: TemplateResource, tenantId: string): void;
   synced(): Promise<void>;
   stop(): void;
 }
@@ -112,8 +121,9 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     return informer;
   }
   const templates = new Map<TemplateResource, Informer<KubeObject>>();
-  for (const r of TEMPLATE_RESOURCES) templates.set(r, watch('template', allNamespacesPath(r), true, r));
-  const crds = templates.get(CRD_RESOURCE)!;
+  for (const r of TEMPLATE_RESOURCES) if (!isOnDemand(r)) templates.set(r, watch('template', allNamespacesPath(r), true, r));
+  const tenantTemplates = new Map<string, Map<TemplateResource, Informer<KubeObject>>>();
+  const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
   crds.addIndex(CRD_KIND_INDEX, (crd) => {
     const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
     return spec?.group && spec.names?.kind ? [crdKindKey(spec.group, spec.names.kind)] : [];
@@ -122,11 +132,10 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const customById = new Map<string, TemplateResource>();
   const customByKind = new Map<string, TemplateResource>();
   const builtinById = new Map(TEMPLATE_RESOURCES.map((r) => [resourceId(r), r]));
-  const dynamic = new Map<TemplateResource, Informer<KubeObject>>();
   function register(row: TemplateResource): TemplateResource {
     const known = customById.get(resourceId(row));
     if (known && known.version === row.version && known.kind === row.kind && known.clusterScoped === row.clusterScoped) return known;
-    if (known) templates.delete(known); // the CRD changed scope or version: a new row (its old informer is stopped by unwatch)
+    // A CRD that changed scope or served version makes a new row; the old one's informers are stopped by unwatch.
     customById.set(resourceId(row), row);
     customByKind.set(`${apiVersionOf(row)}/${row.kind}`, row);
     return row;
@@ -154,6 +163,8 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   tenants.addIndex(TENANT_ID_INDEX, (t) => { const id = t.status?.id || t.spec?.id; return id ? [id] : []; });
   const informers = {
     templates,
+    tenantTemplates,
+    crds,
     policies: watch<PropagationPolicy>('policy', '/apis/policy.karmada.io/v1alpha1/propagationpolicies', true),
     clusterPolicies: watch<PropagationPolicy>('clusterPolicy', '/apis/policy.karmada.io/v1alpha1/clusterpropagationpolicies', true),
     overrides: watch<OverridePolicy>('override', '/apis/policy.karmada.io/v1alpha1/overridepolicies', true),
@@ -168,30 +179,32 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     ...informers,
     resourceOf,
     resourceById: (id) => builtinById.get(id) ?? customById.get(id),
-    watchTemplates(resource) {
-      const row = register(resource);
-      if (dynamic.has(row)) return;
+    watchTemplates(resource, tenantId) {
+      const row = resource.custom ? register(resource) : resource;
+      let mine = tenantTemplates.get(tenantId);
+      if (mine?.has(row)) return;
       const informer = startInformer<KubeObject>({
-        upstream, listPath: allNamespacesPath(row), labelSelector: TENANT_LABEL, keep: inTenantSpace, log,
+        upstream, listPath: allNamespacesPath(row), labelSelector: `${TENANT_LABEL}=${tenantId}`, keep: inTenantSpace, log,
         onEvent: (type, obj, old) => onChange({ kind: 'template', type, obj, old, resource: row }),
       });
       informer.addIndex(TENANT_INDEX, tenantIndex);
-      dynamic.set(row, informer);
-      templates.set(row, informer);
+      if (!mine) tenantTemplates.set(tenantId, (mine = new Map()));
+      mine.set(row, informer);
     },
-    unwatchTemplates(resource) {
-      const row = customById.get(resourceId(resource));
-      const informer = row ? dynamic.get(row) : undefined;
-      if (!row || !informer) return;
+    unwatchTemplates(resource, tenantId) {
+      const mine = tenantTemplates.get(tenantId);
+      const row = resource.custom ? customById.get(resourceId(resource)) : resource;
+      const informer = row ? mine?.get(row) : undefined;
+      if (!mine || !row || !informer) return;
       informer.stop();
-      dynamic.delete(row);
-      templates.delete(row);
+      mine.delete(row);
+      if (mine.size === 0) tenantTemplates.delete(tenantId);
     },
-    // Custom kinds start later, on demand: synced() is about the built-in view.
+    // On-demand kinds start later: synced() is about the view every tenant shares.
     synced: async () => { await Promise.all(all.map((i) => i.synced())); },
     stop: () => {
       for (const i of all) i.stop();
-      for (const i of dynamic.values()) i.stop();
+      for (const mine of tenantTemplates.values()) for (const i of mine.values()) i.stop();
     },
   };
 }
@@ -220,20 +233,45 @@ export function bindingsOfTenant(informers: EngineInformers, tenantId: string): 
   return [...ofTenant(informers.bindings, tenantId), ...ofTenant(informers.clusterBindings, tenantId)];
 }
 
-/** A template by its row, upstream namespace ('' when cluster-scoped) and upstream name. */
-export function templateOf(informers: EngineInformers, resource: TemplateResource, namespace: string, name: string): KubeObject | undefined {
-  return informers.templates.get(resource)?.store.get(storeKey(namespace, name));
+/** Watched per tenant, on demand: cluster-scoped kinds and tenants' custom kinds. */
+export function isOnDemand(r: TemplateResource): boolean {
+  return r.clusterScoped === true || r.custom === true;
 }
 
-/** The tenant's CRDs, as stored upstream. */
+/** The informer holding a tenant's templates of a row, if watched. */
+export function templateInformer(informers: EngineInformers, resource: TemplateResource, tenantId: string): Informer<KubeObject> | undefined {
+  return isOnDemand(resource) ? informers.tenantTemplates.get(tenantId)?.get(resource) : informers.templates.get(resource);
+}
+
+/** A tenant's template by its row, upstream namespace ('' when cluster-scoped) and upstream name. */
+export function templateOf(informers: EngineInformers, resource: TemplateResource, tenantId: string, namespace: string, name: string): KubeObject | undefined {
+  return templateInformer(informers, resource, tenantId)?.store.get(storeKey(namespace, name));
+}
+
+/** The tenant's CRDs (slim views: group, names, scope, versions). */
 export function crdsOfTenant(informers: EngineInformers, tenantId: string): KubeObject[] {
-  const crds = informers.templates.get(CRD_RESOURCE);
-  return crds ? ofTenant(crds, tenantId) : [];
+  return ofTenant(informers.crds, tenantId);
 }
 
-/** The CRD (upstream) serving a kind of an upstream group, if any. */
+/** The CRD (slim view) serving a kind of an upstream group, if any. */
 export function crdOfKind(informers: EngineInformers, group: string, kind: string): KubeObject | undefined {
-  return informers.templates.get(CRD_RESOURCE)?.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))[0];
+  return informers.crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))[0];
+}
+
+/** What the engine keeps of a CRD to know the custom kinds: ~300 bytes, not its schema. */
+function slimCrd(crd: KubeObject): KubeObject {
+  const spec = (crd.spec ?? {}) as { group?: string; scope?: string; names?: { plural?: string; kind?: string }; versions?: Array<{ name?: string; served?: boolean }> };
+  const { name, uid, resourceVersion, deletionTimestamp, labels } = crd.metadata;
+  return {
+    ...(crd.apiVersion ? { apiVersion: crd.apiVersion } : {}),
+    ...(crd.kind ? { kind: crd.kind } : {}),
+    metadata: { name, ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}), ...(deletionTimestamp ? { deletionTimestamp } : {}), ...(labels ? { labels } : {}) },
+    spec: {
+      group: spec.group, scope: spec.scope,
+      names: { plural: spec.names?.plural, kind: spec.names?.kind },
+      versions: (spec.versions ?? []).map((v) => ({ name: v.name, served: v.served })),
+    },
+  };
 }
 
 /** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */

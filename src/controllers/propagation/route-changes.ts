@@ -52,6 +52,8 @@ export function keysForChange(informers: EngineInformers, event: ChangeEvent): s
       }
       return keys;
     }
+    case 'crd':
+      return []; // the tenant's on-demand kinds are refreshed (start-propagation.ts); new informers report their objects
     case 'tenant': {
       const t = obj as Tenant;
       const id = t.status?.id || t.spec?.id;
@@ -96,6 +98,9 @@ function templatesOf(informers: EngineInformers, tenant: string): string[] {
   const keys: string[] = [];
   for (const [resource, informer] of informers.templates) {
     for (const obj of ofTenant<KubeObject>(informer, tenant)) keys.push(templateKey(tenant, resource, obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
+  }
+  for (const [resource, informer] of informers.tenantTemplates.get(tenant) ?? []) {
+    for (const obj of informer.store.values()) keys.push(templateKey(tenant, resource, obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
   }
   return keys;
 }

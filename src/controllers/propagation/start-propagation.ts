@@ -18,9 +18,20 @@ import { reconcileBinding } from './sync-binding.ts';
 import { purgeTenantFromMembers } from './purge-tenant.ts';
 import { createAppliedRecord } from './applied-record.ts';
 import { createEchoRecord, memberEchoKey } from './echo-record.ts';
-import { createCustomKinds } from './custom-kinds.ts';
-import { CRD_RESOURCE } from './template-resources.ts';
+import { createOnDemandKinds } from './on-demand-kinds.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { createFairGate } from '../runtime/fair-gate.ts';
+import { fairUpstream } from '../runtime/fair-upstream.ts';
+import { currentTenant, runForTenant } from '../runtime/tenant-scope.ts';
+
+/**
+ * Requests the engine runs at once against the host, and against each member. Beyond these they wait
+ * in their tenant's line (fair-gate.ts), so one tenant's backlog cannot queue ahead of another tenant's
+ * next request in a client's first-come-first-served socket queue. Both stay under the clients' 128
+ * sockets; 16 per member still allows about 300 requests/s to a member 50 ms away.
+ */
+const HOST_REQUESTS_IN_FLIGHT = 64;
+const MEMBER_REQUESTS_IN_FLIGHT = 16;
 
 export interface PropagationOptions {
   upstream: Upstream;
@@ -55,11 +66,13 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const bindingQueue = createWorkQueue(queueOptions);
   const queue = routedQueue(templateQueue, bindingQueue);
   const echoes = createEchoRecord();
+  // Informers keep the plain client: their lists and watches are the engine's own, not a tenant's.
+  const upstream = fairUpstream(options.upstream, createFairGate(HOST_REQUESTS_IN_FLIGHT), currentTenant);
   const informers = startEngineInformers(options.upstream, (event) => {
-    // A tenant's policies or CRDs changed: the custom kinds it propagates may have too.
-    if (event.kind === 'policy' || event.kind === 'clusterPolicy' || (event.kind === 'template' && event.resource === CRD_RESOURCE)) {
+    // A tenant's policies or CRDs changed: the kinds it propagates may have too.
+    if (event.kind === 'policy' || event.kind === 'clusterPolicy' || event.kind === 'crd') {
       const tenant = event.obj.metadata.labels?.[TENANT_LABEL];
-      if (tenant) customKinds.refresh(tenant);
+      if (tenant) onDemand.refresh(tenant);
     }
     const wake = (): void => { for (const key of keysForChange(informers, event)) queue.add(key); };
     const echoKey = echoKeyOf(event);
@@ -69,10 +82,10 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       wake();
     } else echoes.route(echoKey, event.obj, wake);
   }, options.log);
-  const customKinds = createCustomKinds(informers);
+  const onDemand = createOnDemandKinds(informers);
   const members = createMemberPool({
     upstream: options.upstream,
-    connect: options.connect,
+    connect: (cluster, secret) => fairUpstream(options.connect(cluster, secret), createFairGate(MEMBER_REQUESTS_IN_FLIGHT), currentTenant),
     log: options.log,
     onMemberChange: (uid, { cluster, resource, type, obj }) => {
       // The copy the executor just applied, coming back: nothing new to reflect.
@@ -88,10 +101,10 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     },
   });
   const ctx: EngineContext = {
-    upstream: options.upstream,
+    upstream,
     informers,
     members,
-    events: createEventRecorder({ upstream: options.upstream, component: 'karmada-controller-manager', log: options.log }),
+    events: createEventRecorder({ upstream, component: 'karmada-controller-manager', log: options.log }),
     queue,
     applied: createAppliedRecord(),
     echoes,
@@ -110,9 +123,9 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       const started = performance.now();
       let ok = false;
       try {
-        const result = parsed.type === 'template'
-          ? await reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
-          : await reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name);
+        const result = await runForTenant(parsed.tenant, () => parsed.type === 'template'
+          ? reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
+          : reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name));
         ok = true;
         return result;
       } finally {

@@ -52,7 +52,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     await releaseBinding(ctx, binding, BINDING_FINALIZER);
     return;
   }
-  const template = templateOf(ctx.informers, resource, namespace, binding.spec.resource.name);
+  const template = templateOf(ctx.informers, resource, tenantId, namespace, binding.spec.resource.name);
   const tenant = tenantById(ctx, tenantId);
   const tenantNamespace = namespace ? toTenantNamespace(tenantId, namespace) : '';
   if (!template || !tenant || tenantNamespace === undefined) return;
