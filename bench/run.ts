@@ -28,8 +28,9 @@ import { propagationSuite } from './suites/propagation.ts';
 import { fairnessSuite } from './suites/fairness.ts';
 import { loadSuite } from './suites/load.ts';
 import { recoverySuite } from './suites/recovery.ts';
+import { memorySoakSuite } from './suites/memory-soak.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({
