@@ -7,7 +7,8 @@
 // PropagationPolicy cannot select a cluster-scoped object (Karmada's detector).
 // Then a tenant CRD and an instance of it: the instance fails to apply in tenant
 // terms while its CRD is not on the members, and lands once the policy sends
-// the CRD too. Deleting the templates, or the tenant, removes the member
+// the CRD too. A Namespace selected by labels lands with the tenant's Pod
+// Security labels. Deleting the templates, or the tenant, removes the member
 // copies. Every member object is checked on the member itself.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -134,6 +135,22 @@ apiVersion: example.com/v1
 kind: Gizmo
 metadata: { name: g1 }
 spec: { color: blue }
+`;
+const NAMESPACE = `
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: team-a
+  labels: { team: a, pod-security.kubernetes.io/enforce: privileged }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: team-namespaces }
+spec:
+  resourceSelectors:
+  - { apiVersion: v1, kind: Namespace, labelSelector: { matchLabels: { team: a } } }
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
 `;
 const WIDGET = `
 apiVersion: example.com/v1
@@ -307,6 +324,23 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     assert.deepEqual({ apiVersion: crb.spec.resource.apiVersion, kind: crb.spec.resource.kind, name: crb.spec.resource.name }, { apiVersion: 'example.com/v1', kind: 'Gizmo', name: 'g1' });
     await acme('delete', 'gizmo', 'g1');
     await eventually(async () => (await onMember('member1', `/apis/${acmeId}-example.com/v1/gizmos/${acmeId}-g1`)) === undefined, 'g1 gone from member1');
+  });
+
+  it('a Namespace selected by a ClusterPropagationPolicy lands under the prefix with the tenant\'s Pod Security, and goes with its template', async () => {
+    await apply(acme, NAMESPACE, 'namespace.yaml');
+    const copies = await eventually(() => onAll(`/api/v1/namespaces/${acmeId}-team-a`), 'team-a on both members');
+    for (const ns of copies) {
+      assert.equal(ns.metadata.labels?.['karmada.io/managed'], 'true');
+      assert.equal(ns.metadata.labels?.['team'], 'a');
+      assert.equal(ns.metadata.labels?.['pod-security.kubernetes.io/enforce'], 'baseline', 'acme\'s level, not the template\'s privileged');
+    }
+    await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'crb', 'team-a-namespace', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'True' && b.spec.resource.name === 'team-a';
+    }, 'team-a-namespace FullyApplied');
+    assert.doesNotMatch(await acme('get', 'crb', '-o', 'name'), /karmada-es-|default-namespace/, 'only the namespace the policy names');
+    await acme('delete', 'namespace', 'team-a');
+    await eventually(async () => (await Promise.all(MEMBERS.map((m) => onMember(m, `/api/v1/namespaces/${acmeId}-team-a`)))).every((n) => n === undefined || n.metadata.deletionTimestamp), 'team-a gone (or terminating) on the members');
   });
 
   it('deleting the templates removes their copies from the members and their bindings', async () => {

@@ -11,7 +11,7 @@ import { statusError } from '../../kube/status-error.ts';
 import type { EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import { MANAGED_LABEL } from './member-labels.ts';
-import { allNamespacesPath, TEMPLATE_RESOURCES } from './template-resources.ts';
+import { allNamespacesPath, isNamespaceRow, TEMPLATE_RESOURCES } from './template-resources.ts';
 
 export async function purgeTenantFromMembers(informers: EngineInformers, members: MemberPool, tenantId: string, log: (line: string) => void): Promise<void> {
   for (const cluster of informers.clusters.store.values()) {
@@ -30,7 +30,7 @@ export async function purgeTenantFromMembers(informers: EngineInformers, members
       if (del.status !== 200 && del.status !== 202 && del.status !== 404) throw statusError(del.status, del.body);
     }
     const managed = encodeURIComponent(`${TENANT_LABEL}=${tenantId},${MANAGED_LABEL}=true`);
-    for (const row of TEMPLATE_RESOURCES.filter((r) => r.clusterScoped)) {
+    for (const row of TEMPLATE_RESOURCES.filter((r) => r.clusterScoped && !isNamespaceRow(r))) {
       const list = await client.request<KubeList>('GET', `${allNamespacesPath(row)}?labelSelector=${managed}`);
       if (list.status !== 200) throw statusError(list.status, list.body);
       for (const obj of list.body.items) {

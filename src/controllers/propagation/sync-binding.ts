@@ -25,7 +25,8 @@ import { bindingOf, ofTenant, templateOf, worksOfBinding } from './engine-inform
 import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
 import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
-import { namespacedPath, type TemplateResource } from './template-resources.ts';
+import { isNamespaceRow, namespacedPath, type TemplateResource } from './template-resources.ts';
+import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import { splitApiVersion } from '../../core/tenancy/names.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 import { memberEchoKey, templateStatusEchoKey } from './echo-record.ts';
@@ -113,7 +114,9 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
       return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
     }
     await ctx.members.watch(cluster, resource);
-    const memberObj = memberManifest(tctx, manifest, { labels: marks.labels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } });
+    // A Namespace template gets the tenant's Pod Security labels on the member, whatever the template says.
+    const memberLabels = isNamespaceRow(resource) ? { ...marks.labels, ...podSecurityLabels(tenant.spec?.podSecurity ?? 'baseline') } : marks.labels;
+    const memberObj = memberManifest(tctx, manifest, { labels: memberLabels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } });
     const applyKey = `${target.name}|${namespace}|${resource.kind}|${binding.spec.resource.name}`;
     const hash = createHash('sha1').update(JSON.stringify(memberObj)).digest('hex');
     let current = observed.obj;
@@ -125,7 +128,8 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
         let result: KubeObject | undefined;
         ctx.echoes.begin(echoKey);
         try {
-          result = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite');
+          // A member namespace `<id>-<ns>` is the tenant's by its name: one the engine made implicitly is taken over.
+          result = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite' || isNamespaceRow(resource));
         } finally {
           ctx.echoes.end(echoKey, result); // the member's event for this apply wakes nothing
         }

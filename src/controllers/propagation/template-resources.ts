@@ -34,7 +34,13 @@ export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', hasStatus: false, clusterScoped: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', hasStatus: false, clusterScoped: true },
   { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', hasStatus: false, clusterScoped: true },
+  // Selected by name or labels in a ClusterPropagationPolicy; otherwise namespaces follow their objects, as above.
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', hasStatus: false, clusterScoped: true },
 ];
+
+export function isNamespaceRow(r: Pick<TemplateResource, 'group' | 'kind'>): boolean {
+  return r.group === '' && r.kind === 'Namespace';
+}
 
 /** The CustomResourceDefinition row: its informer is also where the engine learns the tenants' custom kinds. */
 export const CRD_RESOURCE: TemplateResource = TEMPLATE_RESOURCES.find((r) => r.kind === 'CustomResourceDefinition')!;

@@ -31,6 +31,8 @@ export function claimOf(
   defaultPlacement: Placement | undefined,
 ): Claim | undefined {
   if (template.metadata.namespace && isSkippedNamespace(template.metadata.namespace)) return undefined;
+  // Nor are those namespaces themselves propagated (the tenant's execution spaces among them).
+  if (template.apiVersion === 'v1' && template.kind === 'Namespace' && isSkippedNamespace(template.metadata.name ?? '')) return undefined;
   const matched = matchPolicy(template, namespacePolicies, clusterPolicies);
   if (matched) {
     const spec = matched.policy.spec;

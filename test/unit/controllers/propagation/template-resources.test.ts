@@ -4,9 +4,9 @@ import { allNamespacesPath, namespacedPath, resourceId, storeKey, TEMPLATE_RESOU
 import { parseKey, templateKey } from '../../../../src/controllers/propagation/engine-keys.ts';
 
 describe('template rows: cluster-scoped and custom', () => {
-  it('ClusterRole, ClusterRoleBinding and CustomResourceDefinition are cluster-scoped rows; the namespaced ones are not', () => {
+  it('ClusterRole, ClusterRoleBinding, CustomResourceDefinition and Namespace are cluster-scoped rows; the namespaced ones are not', () => {
     const scoped = TEMPLATE_RESOURCES.filter((r) => r.clusterScoped).map((r) => r.kind).sort();
-    assert.deepEqual(scoped, ['ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition']);
+    assert.deepEqual(scoped, ['ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'Namespace']);
     assert.equal(templateResourceOf('apps/v1', 'Deployment')?.clusterScoped, undefined);
   });
 

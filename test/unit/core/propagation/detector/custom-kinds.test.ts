@@ -67,6 +67,15 @@ describe('cluster-scoped templates and policies (Karmada\'s detector)', () => {
     assert.equal(claimOf(role, [policy('PropagationPolicy', 'default')], [], undefined), undefined);
   });
 
+  it('a Namespace is claimed by a ClusterPropagationPolicy, except Kubernetes\' and Karmada\'s own (the execution spaces among them)', () => {
+    const byKind: PropagationPolicy = { ...policy('ClusterPropagationPolicy'), spec: { resourceSelectors: [{ apiVersion: 'v1', kind: 'Namespace' }] } };
+    const ns = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    assert.equal(claimOf(ns('team-a'), [], [byKind], undefined)?.source, 'ClusterPropagationPolicy');
+    for (const reserved of ['kube-system', 'kube-public', 'karmada-system', 'karmada-cluster', 'karmada-es-member1']) {
+      assert.equal(claimOf(ns(reserved), [], [byKind], undefined), undefined, reserved);
+    }
+  });
+
   it('a ClusterPropagationPolicy does', () => {
     const claim = claimOf(role, [], [policy('ClusterPropagationPolicy')], undefined);
     assert.equal(claim?.source, 'ClusterPropagationPolicy');
