@@ -33,10 +33,10 @@ import { createSharedCache } from './cache/shared-cache.ts';
 import { createCacheServer } from './cache/serve-from-cache.ts';
 import { serveTableFromCache } from './cache/serve-table-from-cache.ts';
 import { createClusterServer } from './clusters/serve-clusters.ts';
-import { DEFAULT_CONCURRENT_HANDSHAKES, type FairnessConfig } from './fairness/fairness-config.ts';
+import type { FairnessConfig } from './fairness/fairness-config.ts';
 import { createFairness } from './fairness/fairness-filter.ts';
 import { createInFlight } from './fairness/in-flight.ts';
-import { gateHandshakes } from './fairness/handshake-gate.ts';
+import { gateHandshakes, handshakeGateOptions } from './fairness/handshake-gate.ts';
 import { createGatewayObservability, type TenantMetricsOptions } from './observability/gateway-observability.ts';
 import { createMetricsEndpoint } from './observability/metrics-endpoint.ts';
 import type { MetricsRegistry } from '../observability/metrics-registry.ts';
@@ -179,7 +179,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   );
   refuseUnverifiedClientCertificates(server, (refused) => log(JSON.stringify({ level: 'warn', event: 'client-certificate-refused', ...refused })));
   // Before fairness can know a tenant, a burst of new connections' handshakes must not run ahead of open connections' requests.
-  gateHandshakes(server, options.fairness?.concurrentHandshakes ?? DEFAULT_CONCURRENT_HANDSHAKES);
+  gateHandshakes(server, handshakeGateOptions(options.fairness));
   const upgrades = createUpgradeHandler(deps, proxy);
   // Upgraded connections (exec, attach, port-forward) have no clean end: stop() closes them after the drain.
   const tunnels = new Set<Duplex>();

@@ -8,9 +8,10 @@
 // sequential requests (which never wait for each other), so a utilisation
 // target starved the flooder for no gain; the delay is what a neighbour's
 // request pays at each hop. The timers run only while some tenant is tracked.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_PACER_SETTINGS, FloodPacer, type FloodPacerSettings, type FloodPacerStats } from '../../core/fairness/flood-pacer.ts';
 import type { TenantPacer } from './fair-limiter.ts';
+import { eventLoopDelay } from './event-loop-delay.ts';
 
 export interface FloodPacing extends TenantPacer {
   stats(): FloodPacerStats;
@@ -83,30 +84,3 @@ export function createFloodPacing(options: FloodPacingOptions = {}): FloodPacing
 }
 
 export const DEFAULT_TARGET_LAG_MS = 1;
-const LAG_RESOLUTION_MS = 1;
-
-/**
- * This event loop's mean delay since the previous sample, in ms beyond the
- * sampling timer's own period; 0 while not started (the histogram samples only while enabled).
- */
-function eventLoopDelay(): { sample(): number; start(): void; stop(): void } {
-  const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  let enabled = false;
-  return {
-    sample() {
-      const mean = enabled && histogram.count > 0 ? histogram.mean / 1e6 - LAG_RESOLUTION_MS : 0;
-      histogram.reset();
-      return Math.max(0, mean);
-    },
-    start() {
-      if (enabled) return;
-      histogram.reset();
-      histogram.enable();
-      enabled = true;
-    },
-    stop() {
-      histogram.disable();
-      enabled = false;
-    },
-  };
-}
