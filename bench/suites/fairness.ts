@@ -195,7 +195,7 @@ export const fairnessSuite: Suite = {
     // A 429 share and noisy's served rate go with each: pacing trades the flooder's throughput for quiet's latency.
     const configs: Config[] = [
       { label: 'paced flooder + adaptive seats', env: {} },
-      // The default before the handshake gate and spread holds (ADR 0015): pacing and adaptive seats alone.
+      // The default before the handshake gate and spread holds (ADR 0017): pacing and adaptive seats alone.
       { label: 'previous default (no handshake gate, fixed hold)', env: { WARREN_FAIRNESS_CONCURRENT_HANDSHAKES: '0', WARREN_FAIRNESS_HOLD_SPREAD: '0' } },
       { label: 'adaptive seats, no pacing', env: { WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
       { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
