@@ -48,14 +48,33 @@ spec:
   placement:
     clusterAffinity: { clusterNames: [member1, member2] }
 ---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: { name: reader-binding }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: reader }
+subjects:
+- { kind: ServiceAccount, name: robot, namespace: default }
+---
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: { name: reader-propagation }
 spec:
   resourceSelectors:
   - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: reader }
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding, name: reader-binding }
   placement:
     clusterAffinity: { clusterNames: [member1, member2] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: { name: reader-label }
+spec:
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: reader }
+  overrideRules:
+  - targetCluster: { clusterNames: [member1] }
+    overriders:
+      labelsOverrider: [{ operator: add, value: { tier: one } }]
 `;
 const globexRole = (acmeId: string): string => `
 apiVersion: policy.karmada.io/v1alpha1
@@ -227,6 +246,15 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
       assert.equal(role.metadata.labels?.['karmada.io/managed'], 'true');
       assert.deepEqual((role as KubeObject & { rules?: unknown }).rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
     }
+    // The ClusterOverridePolicy applies to cluster-scoped templates as to any other.
+    await eventually(async () => (await onMember('member1', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier === 'one', 'tier=one on member1');
+    assert.equal((await onMember('member2', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier, undefined);
+    // The ClusterRoleBinding lands in the member's terms: its role and subject under the tenant prefix.
+    const bindings = await eventually(() => onAll(`/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${acmeId}-reader-binding`), 'reader-binding on both members');
+    for (const b of bindings as Array<KubeObject & { roleRef: { name: string }; subjects: Array<{ name: string; namespace: string }> }>) {
+      assert.equal(b.roleRef.name, `${acmeId}-reader`);
+      assert.deepEqual(b.subjects.map((x) => `${x.namespace}/${x.name}`), [`${acmeId}-default/robot`]);
+    }
     const crb = await eventually(async () => {
       const b = JSON.parse(await acme('get', 'crb', 'reader-clusterrole', '-o', 'json')) as Binding;
       return condition(b, 'FullyApplied')?.status === 'True' ? b : undefined;
@@ -238,6 +266,13 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     assert.equal(condition(crb, 'Scheduled')?.status, 'True');
     assert.equal(crb.metadata.labels?.['clusterpropagationpolicy.karmada.io/name'], 'reader-propagation');
     assert.doesNotMatch(JSON.stringify(crb), new RegExp(acmeId), 'the tenant sees no prefix');
+    // Events about it are in the tenant's default namespace, as kube puts cluster-scoped objects' events in "default".
+    const events = await eventually(async () => {
+      const out = await acme('get', 'events', '-n', 'default', '--field-selector', 'involvedObject.kind=ClusterResourceBinding', '-o', 'json');
+      const items = (JSON.parse(out) as { items: Array<{ reason: string; involvedObject: { name: string; namespace?: string } }> }).items;
+      return items.some((e) => e.reason === 'ScheduleBindingSucceed' && e.involvedObject.name === 'reader-clusterrole') ? items : undefined;
+    }, 'ScheduleBindingSucceed on reader-clusterrole');
+    assert.ok(events.every((e) => e.involvedObject.namespace === undefined));
     const table = await acme('get', 'clusterresourcebindings');
     assert.match(table, /reader-clusterrole\s+True\s+True/);
     // The Works are in the tenant's execution spaces, in tenant terms.

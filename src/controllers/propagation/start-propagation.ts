@@ -19,6 +19,7 @@ import { purgeTenantFromMembers } from './purge-tenant.ts';
 import { createAppliedRecord } from './applied-record.ts';
 import { createEchoRecord, memberEchoKey } from './echo-record.ts';
 import { createOnDemandKinds } from './on-demand-kinds.ts';
+import { tenantEventRecorder } from './tenant-events.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { createFairGate } from '../runtime/fair-gate.ts';
 import { fairUpstream } from '../runtime/fair-upstream.ts';
@@ -104,7 +105,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     upstream,
     informers,
     members,
-    events: createEventRecorder({ upstream, component: 'karmada-controller-manager', log: options.log }),
+    events: tenantEventRecorder((clusterScopedNamespace) => createEventRecorder({ upstream, component: 'karmada-controller-manager', log: options.log, ...(clusterScopedNamespace ? { clusterScopedNamespace } : {}) })),
     queue,
     applied: createAppliedRecord(),
     echoes,
