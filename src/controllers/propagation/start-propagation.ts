@@ -148,8 +148,10 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     })),
     bindingCounts: () => {
       let fullyApplied = 0;
-      for (const b of informers.bindings.store.values()) if (b.status?.conditions?.some((c) => c.type === 'FullyApplied' && c.status === 'True')) fullyApplied++;
-      return { total: informers.bindings.store.size, fullyApplied };
+      for (const store of [informers.bindings.store, informers.clusterBindings.store]) {
+        for (const b of store.values()) if (b.status?.conditions?.some((c) => c.type === 'FullyApplied' && c.status === 'True')) fullyApplied++;
+      }
+      return { total: informers.bindings.store.size + informers.clusterBindings.store.size, fullyApplied };
     },
     purgeTenant: (id) => purgeTenantFromMembers(informers, members, id, options.log),
     stop() {
