@@ -24,14 +24,14 @@ export interface PropagationStack {
   stop(): Promise<void>;
 }
 
-export async function startPropagationStack(options: { repoRoot: string; members: number; engineNodeFlags: string[]; hostNodeFlags?: string[]; log(m: string): void }): Promise<PropagationStack> {
+export async function startPropagationStack(options: { repoRoot: string; members: number; engineNodeFlags: string[]; hostNodeFlags?: string[]; firstMemberNodeFlags?: string[]; log(m: string): void }): Promise<PropagationStack> {
   const stack = await startGatewayStack({ repoRoot: options.repoRoot, floor: false, gatewayNodeFlags: options.engineNodeFlags, upstreamNodeFlags: options.hostNodeFlags ?? [] });
   const members: PropagationStack['members'] = [];
   const host = stack.direct(32);
   try {
     // Two at a time: ten tsx start-ups at once would take longer on two cores than in pairs.
     for (let i = 0; i < options.members; i += 2) {
-      const batch = await Promise.all([i, i + 1].filter((k) => k < options.members).map(() => startEmbedded({ repoRoot: options.repoRoot })));
+      const batch = await Promise.all([i, i + 1].filter((k) => k < options.members).map((k) => startEmbedded({ repoRoot: options.repoRoot, nodeFlags: k === 0 ? options.firstMemberNodeFlags ?? [] : [] })));
       for (const target of batch) {
         members.push({ name: `member${members.length + 1}`, target, kubeconfig: readFileSync(join(target.dataDir, 'kubeconfig'), 'utf8') });
       }

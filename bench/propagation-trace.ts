@@ -44,7 +44,9 @@ function socketCount(pid: number): number {
 // TRACE_PROFILE_HOST=1: the host apiserver does too (its own subdirectory, host/).
 const engineNodeFlags = process.env.TRACE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles`] : [];
 const hostNodeFlags = process.env.TRACE_PROFILE_HOST ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles/host`] : [];
-const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, hostNodeFlags, log });
+// TRACE_PROFILE_MEMBER=1: member1 does too (member1/).
+const firstMemberNodeFlags = process.env.TRACE_PROFILE_MEMBER ? ['--cpu-prof', `--cpu-prof-dir=${tmpdir()}/warren-trace-profiles/member1`] : [];
+const p = await startPropagationStack({ repoRoot, members: memberCount, engineNodeFlags, hostNodeFlags, firstMemberNodeFlags, log });
 const memberClients = p.members.map((m) => clientFromKubeconfig(m.kubeconfig, 2));
 const closers: Array<() => void> = [];
 try {

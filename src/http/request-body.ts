@@ -78,6 +78,11 @@ export function decodeBody(body: Buffer, contentType: string | undefined, expect
     throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml') {
+    // JSON is YAML too, and clients (controllers, client-go's apply) mostly send apply patches as JSON:
+    // read those as JSON, like a JSON body (last duplicate key wins there too), since the YAML parser
+    // costs several times more (it was the member apiservers' largest cost under propagation load).
+    const json = looksLikeJsonObject(text) ? tryJson(text) : undefined;
+    if (json !== undefined) return json;
     try {
       return parseYaml(text, { maxAliasCount: 100 });
     } catch (err) {
@@ -88,5 +93,18 @@ export function decodeBody(body: Buffer, contentType: string | undefined, expect
     return JSON.parse(text);
   } catch (err) {
     throw badRequest(`error decoding body: ${(err as Error).message}`);
+  }
+}
+
+function looksLikeJsonObject(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '{' || first === '[';
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined; // not JSON after all (YAML flow style, comments): the YAML parser decides
   }
 }
