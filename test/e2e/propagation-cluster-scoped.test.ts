@@ -171,6 +171,22 @@ spec:
   placement:
     clusterAffinity: { clusterNames: [member1, member2] }
 `;
+const KEPT = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: kept }
+rules: []
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: { name: kept-propagation }
+spec:
+  preserveResourcesOnDeletion: true
+  resourceSelectors:
+  - { apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: kept }
+  placement:
+    clusterAffinity: { clusterNames: [member1, member2] }
+`;
 const WIDGET = `
 apiVersion: example.com/v1
 kind: Widget
@@ -379,6 +395,11 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('deleting the templates removes their copies from the members and their bindings', async () => {
+    await apply(acme, KEPT, 'kept.yaml');
+    await eventually(() => onAll(clusterRolePath(acmeId, 'kept')), 'kept on both members');
+    await acme('delete', 'clusterrole', 'kept');
+    await eventually(async () => (await acme('get', 'crb', '-o', 'name')).includes('kept-clusterrole') ? undefined : true, 'kept-clusterrole gone');
+    assert.ok(await onAll(clusterRolePath(acmeId, 'kept')), 'preserveResourcesOnDeletion keeps the member copies');
     await acme('delete', 'widget', 'w1', '-n', 'default');
     await eventually(() => goneFromAll(`/apis/${acmeId}-example.com/v1/namespaces/${acmeId}-default/widgets/w1`), 'w1 gone from the members');
     await acme('delete', 'clusterrole', 'reader');
