@@ -16,9 +16,9 @@ import type { Upstream } from '../../kube/upstream.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { TENANTS_PATH } from '../../gateway/tenants/tenant-crd.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
-import { crdKindKey, customKindOf } from '../../core/propagation/detector/custom-kinds.ts';
-import { splitApiVersion } from '../../core/tenancy/names.ts';
-import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, templateResourceOf, type TemplateResource } from './template-resources.ts';
+import { crdKindKey } from '../../core/propagation/detector/custom-kinds.ts';
+import { allNamespacesPath, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
+import { CRD_KIND_INDEX, crdKindIndex, createTemplateRows, slimCrd } from './template-rows.ts';
 
 export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant' | 'crd';
 
@@ -64,7 +64,6 @@ const TENANT_INDEX = 'tenant';
 const BINDING_INDEX = 'binding';
 const UID_INDEX = 'uid';
 const TENANT_ID_INDEX = 'tenant-id';
-const CRD_KIND_INDEX = 'crd-kind';
 const tenantIndex = (obj: KubeObject): string[] => {
   const id = obj.metadata.labels?.[TENANT_LABEL];
   return id ? [id] : [];
@@ -124,34 +123,8 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   for (const r of TEMPLATE_RESOURCES) if (!isOnDemand(r)) templates.set(r, watch('template', allNamespacesPath(r), true, r));
   const tenantTemplates = new Map<string, Map<TemplateResource, Informer<KubeObject>>>();
   const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
-  crds.addIndex(CRD_KIND_INDEX, (crd) => {
-    const spec = crd.spec as { group?: string; names?: { kind?: string } } | undefined;
-    return spec?.group && spec.names?.kind ? [crdKindKey(spec.group, spec.names.kind)] : [];
-  });
-  // Custom rows ever resolved, by id and by apiVersion/kind: one small row per tenant CRD kind in use.
-  const customById = new Map<string, TemplateResource>();
-  const customByKind = new Map<string, TemplateResource>();
-  const builtinById = new Map(TEMPLATE_RESOURCES.map((r) => [resourceId(r), r]));
-  function register(row: TemplateResource): TemplateResource {
-    const known = customById.get(resourceId(row));
-    if (known && known.version === row.version && known.kind === row.kind && known.clusterScoped === row.clusterScoped) return known;
-    // A CRD that changed scope or served version makes a new row; the old one's informers are stopped by unwatch.
-    customById.set(resourceId(row), row);
-    customByKind.set(`${apiVersionOf(row)}/${row.kind}`, row);
-    return row;
-  }
-  function resourceOf(apiVersion: string, kind: string): TemplateResource | undefined {
-    const builtin = templateResourceOf(apiVersion, kind);
-    if (builtin) return builtin;
-    const known = customByKind.get(`${apiVersion}/${kind}`);
-    if (known) return known;
-    const { group, version } = splitApiVersion(apiVersion);
-    for (const crd of crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))) {
-      const found = customKindOf(crd, version);
-      if (found) return register({ group: found.group, version: found.version, resource: found.resource, kind: found.kind, hasStatus: false, custom: true, ...(found.clusterScoped ? { clusterScoped: true as const } : {}) });
-    }
-    return undefined;
-  }
+  crds.addIndex(CRD_KIND_INDEX, crdKindIndex);
+  const rows = createTemplateRows((group, kind) => crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind)));
   const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true);
   clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   const works = watch<Work>('work', '/apis/work.karmada.io/v1alpha1/works', true);
@@ -177,10 +150,10 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   };
   return {
     ...informers,
-    resourceOf,
-    resourceById: (id) => builtinById.get(id) ?? customById.get(id),
+    resourceOf: rows.resourceOf,
+    resourceById: rows.resourceById,
     watchTemplates(resource, tenantId) {
-      const row = resource.custom ? register(resource) : resource;
+      const row = resource.custom ? rows.register(resource) : resource;
       let mine = tenantTemplates.get(tenantId);
       if (mine?.has(row)) return;
       const informer = startInformer<KubeObject>({
@@ -193,7 +166,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     },
     unwatchTemplates(resource, tenantId) {
       const mine = tenantTemplates.get(tenantId);
-      const row = resource.custom ? customById.get(resourceId(resource)) : resource;
+      const row = resource.custom ? rows.custom(resourceId(resource)) : resource;
       const informer = row ? mine?.get(row) : undefined;
       if (!mine || !row || !informer) return;
       informer.stop();
@@ -256,22 +229,6 @@ export function crdsOfTenant(informers: EngineInformers, tenantId: string): Kube
 /** The CRD (slim view) serving a kind of an upstream group, if any. */
 export function crdOfKind(informers: EngineInformers, group: string, kind: string): KubeObject | undefined {
   return informers.crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind))[0];
-}
-
-/** What the engine keeps of a CRD to know the custom kinds: ~300 bytes, not its schema. */
-function slimCrd(crd: KubeObject): KubeObject {
-  const spec = (crd.spec ?? {}) as { group?: string; scope?: string; names?: { plural?: string; kind?: string }; versions?: Array<{ name?: string; served?: boolean }> };
-  const { name, uid, resourceVersion, deletionTimestamp, labels } = crd.metadata;
-  return {
-    ...(crd.apiVersion ? { apiVersion: crd.apiVersion } : {}),
-    ...(crd.kind ? { kind: crd.kind } : {}),
-    metadata: { name, ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}), ...(deletionTimestamp ? { deletionTimestamp } : {}), ...(labels ? { labels } : {}) },
-    spec: {
-      group: spec.group, scope: spec.scope,
-      names: { plural: spec.names?.plural, kind: spec.names?.kind },
-      versions: (spec.versions ?? []).map((v) => ({ name: v.name, served: v.served })),
-    },
-  };
 }
 
 /** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */
