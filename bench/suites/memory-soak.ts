@@ -1,6 +1,6 @@
 // Memory under sustained load (issue 6): the load tier's memory scenario
 // (test/load/memory-soak.ts: the load mix, a bulk writer patching a 512 KiB
-// ConfigMap 8x/s, slow watchers stalled through 24 MiB each) run for minutes
+// ConfigMap 8x/s, slow watchers stalled through 16 MiB each) run for minutes
 // against a `warren serve` child, reporting the gateway's RSS and live heap
 // (after a full collection, test/load/heap-probe.mjs) at the start, the half
 // and the end, and their slope over the second half. The load tier runs the
@@ -18,7 +18,7 @@ const SLOW_WATCHERS = 3;
 
 export const memorySoakSuite: Suite = {
   name: 'memory-soak',
-  method: `test/load memory scenario for ${String(DURATION_MS / 1000)} s (WARREN_SOAK_MS): ${String(CLIENTS)} load clients over ${String(TENANTS)} tenants, a 512 KiB ConfigMap patched up to 8x/s, ${String(SLOW_WATCHERS)} slow watchers at a time stalled through 24 MiB; warren serve child, RSS from /proc every 1 s, live heap after a full GC every 5 s`,
+  method: `test/load memory scenario for ${String(DURATION_MS / 1000)} s (WARREN_SOAK_MS): ${String(CLIENTS)} load clients over ${String(TENANTS)} tenants, a 512 KiB ConfigMap patched up to 8x/s, ${String(SLOW_WATCHERS)} slow watchers at a time stalled through 16 MiB; warren serve child, RSS from /proc every 1 s, live heap after a full GC every 5 s`,
   async run(env) {
     const stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: [...env.serverNodeFlags, ...HEAP_PROBE_FLAGS] });
     const notes: string[] = [];

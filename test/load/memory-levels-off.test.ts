@@ -31,7 +31,10 @@ const CLIENTS = 60;
 const DURATION_MS = 40_000;
 const TENANT_NAMES = ['soak-a', 'soak-b', 'soak-c'];
 const SLOW_WATCHERS = 3;
-const STALL_BYTES = 24 * 2 ** 20;
+// Past the gateway's 4 MiB limit plus what the sockets can hold (up to 4 MiB of
+// send buffer; the receive window stays small while the client does not read),
+// with room to spare, yet reached within the run on a slow, shared machine.
+const STALL_BYTES = 16 * 2 ** 20;
 
 describe('memory: levels off under sustained load, slow watchers are cut off', { timeout: 150_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'warren-memory-soak-'));
@@ -93,18 +96,25 @@ describe('memory: levels off under sustained load, slow watchers are cut off', {
     }
     const sentToSlow = stalled.reduce((a, s) => a + s.sentBytes, 0) / 2 ** 20;
     t.diagnostic(`slow watchers: ${String(stalled.length)} cut off (${String(stalled.filter((s) => s.outcome === 'end').length)} clean ends), ${sentToSlow.toFixed(0)} MiB sent their way`);
-    // The gateway kept no copy of what it could not deliver.
-    assert.ok(trend.peakMiB - trend.startMiB < sentToSlow, `gateway RSS grew ${(trend.peakMiB - trend.startMiB).toFixed(0)} MiB, more than the ${sentToSlow.toFixed(0)} MiB sent to slow watchers`);
+    // Not asserted: "RSS grew by less than what was sent to the slow watchers".
+    // What a stalled round could make a buffering gateway hold (3 x 16 MiB) is
+    // the size of RSS's own swing between V8 collections, so it proved nothing
+    // either way. The bytes received above show the cut per watcher, and the
+    // levelling below holds while slow watchers are stalled all through the run.
 
     // Levelling off. Work is steady from the first second, so a leak proportional
     // to work grows memory by the same amount in each half (ratio 1), while
     // warm-up (JIT, caches, V8 sizing its heap to the load) lands in the first.
-    // The live heap (after a full collection) is exact up to what is in flight:
-    // requests, bulk events (512 KiB each), the slow watchers' pending writes
-    // are Buffers, outside it. Its second half may grow by HEAP_NOISE_MIB at
-    // most, a fifth of what the count-bounded ring kept in 20 s (2 MiB/s).
+    // The live heap (after a full collection) is exact up to what is in flight
+    // (requests, bulk events of 512 KiB; the slow watchers' pending writes are
+    // Buffers, outside it), so its second half may grow by half the first plus
+    // HEAP_NOISE_MIB. The cache's event ring is full before the baseline
+    // (runMemorySoak's warm-up), so it does not fill during the run at a pace
+    // set by how starved the machine is. Before the ring had a byte budget, the
+    // live heap went 110 -> 167 -> 211 MiB (every bulk event kept): +44 MiB in
+    // the second half against the 36 allowed; after it, 94 -> 98 -> 99.
     const HEAP_NOISE_MIB = 8;
-    assert.ok(trend.heapEndMiB - trend.heapMidMiB <= HEAP_NOISE_MIB,
+    assert.ok(trend.heapEndMiB - trend.heapMidMiB <= Math.max(0, trend.heapMidMiB - trend.heapStartMiB) / 2 + HEAP_NOISE_MIB,
       `live heap did not level off: ${trend.heapStartMiB.toFixed(1)} MiB idle, ${trend.heapMidMiB.toFixed(1)} at the half, ${trend.heapEndMiB.toFixed(1)} at the end`);
     // RSS moves with where the old generation stands between V8's own collections
     // and with malloc's arenas, so its second half may grow by at most half the

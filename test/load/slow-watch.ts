@@ -85,9 +85,10 @@ export interface BulkWriter {
 /**
  * Patches one ConfigMap of `objectBytes` in `namespace` with a new value at
  * most every `intervalMs` until `deadline`: each patch is one MODIFIED event of
- * about `objectBytes` for every watch on the namespace.
+ * about `objectBytes` for every watch on the namespace. With `untilBytes`, it
+ * stops once that much has been written.
  */
-export async function startBulkWriter(options: { kubeconfig: string; namespace: string; objectBytes: number; intervalMs: number; deadline: number }): Promise<BulkWriter> {
+export async function startBulkWriter(options: { kubeconfig: string; namespace: string; objectBytes: number; intervalMs: number; deadline: number; untilBytes?: number }): Promise<BulkWriter> {
   const client = await loadClientFromKubeconfig(options.kubeconfig, 1);
   const created = await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: options.namespace } });
   if (created.status !== 201 && created.status !== 409) throw new Error(`bulk namespace: ${String(created.status)} ${created.body}`);
@@ -99,7 +100,7 @@ export async function startBulkWriter(options: { kubeconfig: string; namespace: 
   let writes = 0;
   const done = (async () => {
     try {
-      for (let n = 1; Date.now() < options.deadline; n++) {
+      for (let n = 1; Date.now() < options.deadline && produced < (options.untilBytes ?? Infinity); n++) {
         const t = Date.now();
         const r = await client.request('PATCH', `${path}/big`, { data: { v: value(n) } }, 'application/merge-patch+json');
         if (r.status === 200) {
