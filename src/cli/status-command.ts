@@ -1,7 +1,7 @@
 // `warren status [-o json]`: the platform admin's picture of the system, read
 // from the host with the admin kubeconfig: tenants (phase, usage against quota,
 // allowed members), members (version, health, taints) and every tenant's
-// ResourceBindings, which say where its replicas run. Three LISTs; the report
+// Resource- and ClusterResourceBindings, which say where its replicas run. Four LISTs; the report
 // itself is built and formatted by pure code (status-report.ts).
 import { parseArgs } from 'node:util';
 import type { Upstream } from '../kube/upstream.ts';
@@ -16,6 +16,7 @@ Host: --kubeconfig FILE, or --data-dir DIR of a \`warren up\` system (default .w
 `;
 
 const BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/resourcebindings';
+const CLUSTER_BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/clusterresourcebindings';
 
 /**
  * The items of a cluster-wide LIST. A 404 means the kind is not installed on
@@ -30,12 +31,13 @@ async function listAll<T>(upstream: Upstream, path: string): Promise<T[]> {
 }
 
 export async function fetchStatus(upstream: Upstream): Promise<StatusReport> {
-  const [tenants, clusters, bindings] = await Promise.all([
+  const [tenants, clusters, bindings, clusterBindings] = await Promise.all([
     listAll<Tenant>(upstream, TENANTS_PATH),
     listAll<Cluster>(upstream, CLUSTERS_PATH),
     listAll<ResourceBinding>(upstream, BINDINGS_PATH),
+    listAll<ResourceBinding>(upstream, CLUSTER_BINDINGS_PATH),
   ]);
-  return buildStatusReport({ tenants, clusters, bindings });
+  return buildStatusReport({ tenants, clusters, bindings: [...bindings, ...clusterBindings] });
 }
 
 export async function runStatusCommand(argv: string[]): Promise<number> {

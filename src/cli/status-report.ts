@@ -4,7 +4,7 @@
 import type { Tenant } from '../gateway/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../core/tenancy/tenant-id.ts';
-import { toTenantNamespace } from '../core/tenancy/names.ts';
+import { toTenantClusterName, toTenantNamespace } from '../core/tenancy/names.ts';
 
 export interface TenantRow {
   name: string;
@@ -85,11 +85,13 @@ export function buildStatusReport(input: { tenants: Tenant[]; clusters: Cluster[
     // Not a tenant's binding (the platform's own, or another Karmada): not Warren's to report.
     if (!id) return [];
     const upstreamNamespace = b.metadata.namespace ?? '';
+    const upstreamName = b.metadata.name ?? '';
     return [{
       tenant: tenantById.get(id) ?? `(id ${id})`,
-      namespace: toTenantNamespace(id, upstreamNamespace) ?? upstreamNamespace,
-      name: b.metadata.name ?? '',
-      resource: `${b.spec.resource.kind}/${b.spec.resource.name}`,
+      // A ClusterResourceBinding (cluster-scoped template) has no namespace, and its name carries the tenant prefix upstream.
+      namespace: upstreamNamespace ? toTenantNamespace(id, upstreamNamespace) ?? upstreamNamespace : '',
+      name: upstreamNamespace ? upstreamName : toTenantClusterName(id, upstreamName) ?? upstreamName,
+      resource: `${b.spec.resource.kind}/${upstreamNamespace ? b.spec.resource.name : toTenantClusterName(id, b.spec.resource.name) ?? b.spec.resource.name}`,
       replicas: b.spec.replicas ?? null,
       clusters: (b.spec.clusters ?? []).map((c) => ({ name: c.name, replicas: c.replicas ?? null })),
       scheduled: conditionStatus(b.status?.conditions, 'Scheduled'),
@@ -130,11 +132,11 @@ export function formatStatusText(report: StatusReport): string {
   if (report.members.length === 0) out.push('No member clusters: register one with `warren member add`.');
   else out.push(...alignColumns([['NAME', 'VERSION', 'READY', 'NODES', 'TAINTS'], ...report.members.map((m) => [m.name, m.version || '-', m.ready, m.nodes || '-', m.taints.join(',') || NONE])]));
   out.push('', 'BINDINGS (where each tenant\'s replicas run)');
-  if (report.bindings.length === 0) out.push('No ResourceBindings: no tenant has a workload matched by a PropagationPolicy.');
+  if (report.bindings.length === 0) out.push('No ResourceBindings: no tenant has a workload matched by a (Cluster)PropagationPolicy.');
   else {
     out.push(...alignColumns([
       ['TENANT', 'NAMESPACE', 'NAME', 'RESOURCE', 'REPLICAS', 'CLUSTERS', 'SCHEDULED', 'FULLYAPPLIED'],
-      ...report.bindings.map((b) => [b.tenant, b.namespace, b.name, b.resource, b.replicas === null ? '-' : String(b.replicas), placement(b), b.scheduled, b.fullyApplied]),
+      ...report.bindings.map((b) => [b.tenant, b.namespace || '-', b.name, b.resource, b.replicas === null ? '-' : String(b.replicas), placement(b), b.scheduled, b.fullyApplied]),
     ]));
   }
   return `${out.join('\n')}\n`;

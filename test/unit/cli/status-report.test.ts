@@ -118,3 +118,15 @@ test('alignColumns: every column starts at the same offset on every row (propert
     rows.forEach((r, i) => assert.deepEqual(lines[i]!.split(/\s{3,}/), r));
   }));
 });
+
+test('buildStatusReport and formatStatusText: a ClusterResourceBinding shows in tenant terms, with no namespace', () => {
+  const crb: ResourceBinding = {
+    metadata: { name: 'abcdef-reader-clusterrole', labels: { 'tenancy.warren.dev/tenant': 'abcdef' } },
+    spec: { resource: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'abcdef-reader' }, clusters: [{ name: 'member2' }] },
+    status: { conditions: [{ type: 'Scheduled', status: 'True' }, { type: 'FullyApplied', status: 'True' }] },
+  };
+  const report = buildStatusReport({ tenants: [acme], clusters: [], bindings: [crb] });
+  assert.deepEqual(report.bindings.map((b) => [b.tenant, b.namespace, b.name]), [['acme', '', 'reader-clusterrole']]);
+  assert.equal(report.bindings[0]?.resource, 'ClusterRole/reader');
+  assert.match(formatStatusText(report), /\nacme +- +reader-clusterrole +ClusterRole\/reader +- +member2 +True +True\n/);
+});
