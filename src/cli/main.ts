@@ -35,8 +35,18 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Commands whose own parser has no --help: tenant and member have a `help` verb; the servers' flags are in USAGE. */
+const HELP_VERB = new Set(['tenant', 'member']);
+const HELP_IN_USAGE = new Set(['apiserver', 'serve', 'up']);
+
 async function dispatch(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...given] = argv;
+  const wantsHelp = given.includes('--help') || given.includes('-h');
+  if (wantsHelp && command && HELP_IN_USAGE.has(command)) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const rest = wantsHelp && command && HELP_VERB.has(command) ? ['help'] : given;
   switch (command) {
     case 'apiserver':
       return (await import('./apiserver-command.ts')).runApiServerCommand(rest);
