@@ -43,6 +43,7 @@ export const OVERRIDES: readonly OverrideRow[] = [
   row('fairness.pacing.heavyOutstanding', 'integer'),
   row('fairness.concurrentHandshakes', 'integer'),
   row('fairness.holdSpread', 'number'),
+  row('fairness.holdWhileQueueFull', 'boolean'),
   row('fairness.defaults.seats', 'integer'),
   row('fairness.defaults.queueLength', 'integer'),
   row('fairness.defaults.queueTimeoutMs', 'integer'),

@@ -44,6 +44,8 @@ export interface WarrenConfig {
     concurrentHandshakes: number;
     /** A refused connection is held between (1 - holdSpread) and all of Retry-After, at random. */
     holdSpread: number;
+    /** A refused connection stays unread while its tenant's queue is full (up to the queue timeout). */
+    holdWhileQueueFull: boolean;
     defaults: FairnessLimits;
     tenants: Record<string, FairnessLimits>;
   };
@@ -82,6 +84,7 @@ export function defaultConfig(): WarrenConfig {
       pacing: { enabled: true, targetLagMs: 1, heavyOutstanding: 4 },
       concurrentHandshakes: 16,
       holdSpread: 0.5,
+      holdWhileQueueFull: true,
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
@@ -119,6 +122,7 @@ export const CONFIG_SCHEMA = {
       pacing: section({ enabled: { type: 'boolean' }, targetLagMs: { type: 'number', exclusiveMinimum: 0 }, heavyOutstanding: int(1) }),
       concurrentHandshakes: int(0),
       holdSpread: { type: 'number', minimum: 0, maximum: 1 },
+      holdWhileQueueFull: { type: 'boolean' },
       tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),

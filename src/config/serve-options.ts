@@ -15,7 +15,7 @@ export interface ServeOptions {
   upstreamTimeoutMs: number;
   /** startGateway's operational options, from the fairness, metrics and audit sections. */
   gateway: {
-    fairness: { enabled: boolean; totalSeats: number; retryAfterSeconds: number; adaptive: WarrenConfig['fairness']['adaptive']; pacing: WarrenConfig['fairness']['pacing']; concurrentHandshakes: number; holdSpread: number; defaults: WarrenConfig['fairness']['defaults']; tenants: WarrenConfig['fairness']['tenants'] };
+    fairness: { enabled: boolean; totalSeats: number; retryAfterSeconds: number; adaptive: WarrenConfig['fairness']['adaptive']; pacing: WarrenConfig['fairness']['pacing']; concurrentHandshakes: number; holdSpread: number; holdWhileQueueFull: boolean; defaults: WarrenConfig['fairness']['defaults']; tenants: WarrenConfig['fairness']['tenants'] };
     tenantMetrics: { mode: 'top' | 'none'; topN?: number };
     auditLogPath?: string;
     servingNames: string[];

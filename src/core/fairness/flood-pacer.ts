@@ -20,6 +20,11 @@
 //    and 1, and doubled while it is below ½ — AIMD with TCP's slow start: a
 //    contention spell can be a few seconds, and a linear climb back from a
 //    GC pause's halving would starve the flooder for most of it;
+//  - doubling stops at the rate the last decrease left (TCP's ssthresh):
+//    above it the climb is additive. Doubling all the way overshot: in the
+//    fairness bench the rate went from ~950 to ~2,000 requests/s in a few
+//    windows, and each overshoot was a 100 ms window of 5-11 ms loop delay
+//    (the neighbour's slowest requests), then a halving, then doubling again;
 //  - it starts from what the heavy tenants were getting, scaled the same way;
 //  - a tenant that turns heavy while a light tenant is active is paced at
 //    once, not at the window's end: a flood's first 100 ms (200 requests
@@ -80,6 +85,8 @@ export class FloodPacer {
   private rate: number | undefined;
   private windowStart: number;
   private lastPressure = 0;
+  /** Doubling stops here (the rate the last decrease left); Infinity until the first. */
+  private slowStartBelow = Infinity;
 
   constructor(private readonly settings: FloodPacerSettings, private readonly now: () => number) {
     this.windowStart = now();
@@ -93,6 +100,7 @@ export class FloodPacer {
     if (outstanding > state.peakOutstanding) state.peakOutstanding = outstanding;
     if (outstanding > this.settings.heavyOutstanding && !this.heavy.has(tenant) && this.someoneLightBesides(tenant)) {
       this.heavy.add(tenant);
+      if (this.rate === undefined) this.slowStartBelow = Infinity;
       this.rate = Math.max(this.settings.minRate, Math.min(this.rate ?? Infinity, state.previousRate / 2));
       this.refill(state);
       state.tokens = Math.min(this.settings.burst, 1);
@@ -168,9 +176,12 @@ export class FloodPacer {
     if (this.rate === undefined) {
       // Start from what they were getting: pacing begins where the flood stood.
       this.rate = ((heavyStarts / heavy.size) / seconds) * scale;
+      this.slowStartBelow = over ? this.rate : Infinity;
       for (const tenant of heavy) this.stateOf(tenant).tokens = Math.min(s.burst, 1);
-    } else if (over) this.rate *= scale;
-    else if (pressure < 0.5) this.rate *= 2;
+    } else if (over) {
+      this.rate *= scale;
+      this.slowStartBelow = Math.max(s.minRate, this.rate);
+    } else if (pressure < 0.5 && this.rate < this.slowStartBelow) this.rate = Math.min(this.rate * 2, this.slowStartBelow);
     else this.rate = this.rate * (1 + s.increase) + 1;
     this.rate = Math.max(s.minRate, this.rate);
     return before !== undefined && this.rate > before;

@@ -123,6 +123,12 @@ export class FairLimiter {
     return { running: this.running, queued, tenants, limit: this.seatLimit.current() };
   }
 
+  /** Would `tenant`'s next request be refused at once (its queue is full)? */
+  queueFull(tenant: string, limits: TenantLimits): boolean {
+    const flow = this.flows.get(tenant);
+    return flow !== undefined && flow.queue.length >= limits.queueLength && flow.queue.length > 0;
+  }
+
   /** Serves waiting requests after the gateway-wide limit rose by itself (an adaptive limit's or a pacer's timer). */
   wake(): void {
     this.dispatch();

@@ -50,6 +50,12 @@ export interface FairnessConfig {
    * refused together do not all come back in the same instant.
    */
   holdSpread?: number;
+  /**
+   * While the tenant's queue is still full when a hold ends, hold the
+   * connection again instead of reading it (its request would only be
+   * refused again), up to the queue timeout in all (default on).
+   */
+  holdWhileQueueFull?: boolean;
 }
 
 export interface AdaptiveSeatsConfig {

@@ -53,6 +53,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
   const retryAfterSeconds = config.retryAfterSeconds ?? 1;
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   const holdSpread = config.holdSpread ?? DEFAULT_HOLD_SPREAD;
+  const holdWhileQueueFull = config.holdWhileQueueFull !== false;
   return {
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -67,7 +68,13 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       } catch (err) {
         if (!(err instanceof RejectedError)) throw err;
         hooks.rejected?.(tenant.id, err.reason);
-        throttleAfterResponse(res, req.socket, holdMs, holdSpread);
+        throttleAfterResponse(res, req.socket, {
+          ms: holdMs,
+          spread: holdSpread,
+          // Its queue still full: the next request would be refused too; leave it unread, up to the queue's own timeout.
+          stillRefused: () => holdWhileQueueFull && limiter.queueFull(tenant.id, limits),
+          maxMs: limits.queueTimeoutMs,
+        });
         throw buildTooManyRequests({ reason: err.reason, seats: limits.seats, queueLength: limits.queueLength, retryAfterSeconds });
       } finally {
         res.off('close', onClose);

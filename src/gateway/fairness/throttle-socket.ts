@@ -16,18 +16,35 @@
 // ahead of every other tenant's requests. Spread over half a second, they
 // interleave. A client that honours Retry-After still never waits; one that
 // ignores it gets at most 1 / (1 - spread) refusals per connection per Retry-After.
+// While the tenant's queue is still full when a hold ends, the connection is
+// held again instead of read (its request would only be refused again), up
+// to the queue timeout: a flooder with 200 connections and a full queue
+// otherwise cost a refusal per connection per hold, ~260 a second, each
+// one a TLS record, HTTP parsing, authentication and a JSON Status on the
+// loop its neighbours need, even while pacing admitted it a few requests a
+// second. A connection held that long is read and refused as before.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export const DEFAULT_HOLD_SPREAD = 0.5;
 
-/**
- * After `res` is sent, stops reading `socket` for between (1 - spread) and
- * all of `ms` (idempotent per socket while paused). `random` in [0, 1) picks where.
- */
-export function throttleAfterResponse(res: ServerResponse, socket: Socket | null, ms: number, spread = DEFAULT_HOLD_SPREAD, random: () => number = Math.random): void {
-  if (!socket || ms <= 0) return;
-  res.once('finish', () => holdSocket(socket, spreadHold(ms, spread, random())));
+export interface HoldOptions {
+  /** Retry-After, in ms: each hold lasts between (1 - spread) and all of it. */
+  ms: number;
+  /** 0-1; default DEFAULT_HOLD_SPREAD. */
+  spread?: number;
+  /** In [0, 1): where in the spread each hold ends. */
+  random?: () => number;
+  /** Asked when a hold ends: true holds the connection again (its next request would be refused). */
+  stillRefused?: () => boolean;
+  /** The longest a connection stays unread in all (default: one hold). */
+  maxMs?: number;
+}
+
+/** After `res` is sent, stops reading `socket` (see HoldOptions; idempotent per socket while held). */
+export function throttleAfterResponse(res: ServerResponse, socket: Socket | null, options: HoldOptions): void {
+  if (!socket || options.ms <= 0) return;
+  res.once('finish', () => holdSocket(socket, options));
 }
 
 /**
@@ -39,17 +56,37 @@ export function spreadHold(ms: number, spread: number, at: number): number {
   return ms * (1 - s + s * Math.min(1, Math.max(0, at)));
 }
 
+/**
+ * When a hold ends after `heldMs` in all: the next hold (ms), or undefined to
+ * read the connection again. Held again only while its request would still be
+ * refused, and never beyond maxMs in all (the last hold is cut to fit).
+ */
+export function nextHold(heldMs: number, stillRefused: boolean, hold: number, maxMs: number): number | undefined {
+  if (!stillRefused || heldMs >= maxMs) return undefined;
+  return Math.min(hold, maxMs - heldMs);
+}
+
 const held = new WeakSet<Socket>();
 
-export function holdSocket(socket: Socket, ms: number): void {
+export function holdSocket(socket: Socket, options: HoldOptions): void {
   if (socket.destroyed || held.has(socket)) return;
+  const draw = (): number => spreadHold(options.ms, options.spread ?? DEFAULT_HOLD_SPREAD, (options.random ?? Math.random)());
+  const maxMs = options.maxMs ?? 0;
   held.add(socket);
   socket.pause();
-  const timer = setTimeout(() => {
-    held.delete(socket);
-    if (!socket.destroyed) socket.resume();
-  }, ms);
-  // The server keeps the process alive, not a throttled connection.
-  timer.unref();
+  let heldMs = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (ms: number): void => {
+    timer = setTimeout(() => {
+      heldMs += ms;
+      const next = socket.destroyed ? undefined : nextHold(heldMs, options.stillRefused?.() ?? false, draw(), maxMs);
+      if (next !== undefined && next > 0) return arm(next);
+      held.delete(socket);
+      if (!socket.destroyed) socket.resume();
+    }, ms);
+    // The server keeps the process alive, not a throttled connection.
+    timer.unref();
+  };
+  arm(draw());
   socket.once('close', () => clearTimeout(timer));
 }

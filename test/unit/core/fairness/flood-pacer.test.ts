@@ -66,6 +66,17 @@ describe('FloodPacer', () => {
     });
   }
 
+  it('after a decrease, doubling stops at the rate it left, and the climb goes on additively', () => {
+    const ctx = setup();
+    floodWindow(ctx, 1, 20); // 200/s
+    floodWindow(ctx, 2, 20); // over: halved to 100/s, doubling stops at 100
+    assert.equal(ctx.pacer.stats().rate, 100);
+    floodWindow(ctx, 0.2, 10);
+    assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - 111) < 1e-9, 'additive, not doubled');
+    floodWindow(ctx, 0.2, 10);
+    assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - (111 * 1.1 + 1)) < 1e-9);
+  });
+
   it('a flood that begins while a quiet tenant is active is paced at once, from the floor, before any window closes', () => {
     const ctx = setup();
     ctx.pacer.observe('quiet', 1);

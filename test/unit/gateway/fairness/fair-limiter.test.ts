@@ -22,6 +22,20 @@ describe('FairLimiter', () => {
     assert.deepEqual(limiter.stats().tenants.a, { running: 2, queued: 0 });
   });
 
+  it('says a tenant\'s next request would be refused only while its queue is full', async () => {
+    const limiter = new FairLimiter(100);
+    const l = limits(1, 1);
+    assert.equal(limiter.queueFull('a', l), false, 'an unknown tenant');
+    const first = await limiter.acquire('a', l);
+    assert.equal(limiter.queueFull('a', l), false, 'running, nothing queued');
+    void limiter.acquire('a', l).then((release) => release());
+    assert.equal(limiter.queueFull('a', l), true);
+    assert.equal(limiter.queueFull('b', l), false, 'another tenant');
+    first();
+    await settled();
+    assert.equal(limiter.queueFull('a', l), false, 'the queue moved on');
+  });
+
   it('one tenant at its share does not hold up another', async () => {
     const limiter = new FairLimiter(100);
     await limiter.acquire('a', limits(1, 5));

@@ -69,7 +69,8 @@ describe('flood pacing behind the FairLimiter', () => {
     const paced = pacing.stats().rate as number;
     lag = 0;
     await sleep(80);
-    assert.ok((pacing.stats().rate as number) > paced * 2, `slow start: ${String(pacing.stats().rate)} from ${String(paced)}`);
+    // Additive after the decrease that paced it (doubling stops at the rate a decrease left).
+    assert.ok((pacing.stats().rate as number) > paced, `grows: ${String(pacing.stats().rate)} from ${String(paced)}`);
     await sleep(1_100); // quiet idle for activeWindowMs
     assert.equal(pacing.stats().rate, undefined);
     for (const r of first) r(true);

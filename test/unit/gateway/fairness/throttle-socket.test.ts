@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
-import { spreadHold } from '../../../../src/gateway/fairness/throttle-socket.ts';
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { holdSocket, nextHold, spreadHold } from '../../../../src/gateway/fairness/throttle-socket.ts';
 import { toApiError } from '../../../../src/core/api-error.ts';
 import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
 
@@ -93,4 +95,44 @@ describe('spreadHold', () => {
       assert.equal(spreadHold(1000, spread, at), want);
     });
   }
+});
+
+describe('nextHold', () => {
+  for (const [heldMs, stillRefused, hold, maxMs, want] of [
+    [700, false, 800, 10_000, undefined],
+    [700, true, 800, 10_000, 800],
+    [9_500, true, 800, 10_000, 500],
+    [10_000, true, 800, 10_000, undefined],
+    [700, true, 800, 0, undefined],
+  ] as const) {
+    it(`after ${String(heldMs)} ms, ${stillRefused ? 'still' : 'no longer'} refused, at most ${String(maxMs)} ms: ${String(want)}`, () => {
+      assert.equal(nextHold(heldMs, stillRefused, hold, maxMs), want);
+    });
+  }
+});
+
+describe('holdSocket', () => {
+  it('keeps a connection unread while its next request would still be refused, then reads it', async () => {
+    const events = new EventEmitter();
+    const socket = Object.assign(events, { destroyed: false, pauses: 0, pause() { socket.pauses++; }, resume() { events.emit('resumed'); } });
+    let asked = 0;
+    const resumed = new Promise((resolve) => socket.once('resumed', resolve));
+    // The hold's timers are unref'd (the server keeps a gateway alive): this one keeps the test's loop alive.
+    const alive = setInterval(() => undefined, 1_000);
+    holdSocket(socket as unknown as Socket, { ms: 5, stillRefused: () => ++asked < 3, maxMs: 10_000 });
+    await resumed;
+    clearInterval(alive);
+    assert.equal(asked, 3, 'held again twice, read once the queue had room');
+    assert.equal(socket.pauses, 1);
+  });
+
+  it('holds once when nothing says the request would still be refused', async () => {
+    const events = new EventEmitter();
+    const socket = Object.assign(events, { destroyed: false, pause: () => undefined, resume: () => events.emit('resumed') });
+    const resumed = new Promise((resolve) => socket.once('resumed', resolve));
+    const alive = setInterval(() => undefined, 1_000);
+    holdSocket(socket as unknown as Socket, { ms: 5 });
+    await resumed;
+    clearInterval(alive);
+  });
 });
