@@ -24,7 +24,12 @@
 //    above it the climb is additive. Doubling all the way overshot: in the
 //    fairness bench the rate went from ~950 to ~2,000 requests/s in a few
 //    windows, and each overshoot was a 100 ms window of 5-11 ms loop delay
-//    (the neighbour's slowest requests), then a halving, then doubling again;
+//    (the neighbour's slowest requests), then a halving, then doubling again.
+//    The cap expires after `slowStartHoldWindows` windows without a
+//    decrease: a decrease at a flood's onset (TLS handshakes, not the
+//    flooder's admitted requests, raised the delay) otherwise capped the
+//    doubling at a few dozen requests/s, and the additive climb from there
+//    took seconds (the flooder got ~60 requests/s while quiet ran);
 //  - it starts from what the heavy tenants were getting, scaled the same way;
 //  - a tenant that turns heavy while a light tenant is active is paced at
 //    once, not at the window's end: a flood's first 100 ms (200 requests
@@ -50,6 +55,8 @@ export interface FloodPacerSettings {
   increase: number;
   /** Tokens a heavy tenant may save up (a short burst). */
   burst: number;
+  /** Windows without a decrease after which doubling is no longer capped at the last decrease. */
+  slowStartHoldWindows: number;
 }
 
 export const DEFAULT_PACER_SETTINGS: FloodPacerSettings = {
@@ -59,6 +66,7 @@ export const DEFAULT_PACER_SETTINGS: FloodPacerSettings = {
   minRate: 5,
   increase: 0.1,
   burst: 2,
+  slowStartHoldWindows: 10,
 };
 
 interface TenantState {
@@ -87,6 +95,7 @@ export class FloodPacer {
   private lastPressure = 0;
   /** Doubling stops here (the rate the last decrease left); Infinity until the first. */
   private slowStartBelow = Infinity;
+  private windowsSinceDecrease = 0;
 
   constructor(private readonly settings: FloodPacerSettings, private readonly now: () => number) {
     this.windowStart = now();
@@ -177,12 +186,17 @@ export class FloodPacer {
       // Start from what they were getting: pacing begins where the flood stood.
       this.rate = ((heavyStarts / heavy.size) / seconds) * scale;
       this.slowStartBelow = over ? this.rate : Infinity;
+      this.windowsSinceDecrease = 0;
       for (const tenant of heavy) this.stateOf(tenant).tokens = Math.min(s.burst, 1);
     } else if (over) {
       this.rate *= scale;
       this.slowStartBelow = Math.max(s.minRate, this.rate);
-    } else if (pressure < 0.5 && this.rate < this.slowStartBelow) this.rate = Math.min(this.rate * 2, this.slowStartBelow);
-    else this.rate = this.rate * (1 + s.increase) + 1;
+      this.windowsSinceDecrease = 0;
+    } else {
+      if (++this.windowsSinceDecrease >= s.slowStartHoldWindows) this.slowStartBelow = Infinity;
+      if (pressure < 0.5 && this.rate < this.slowStartBelow) this.rate = Math.min(this.rate * 2, this.slowStartBelow);
+      else this.rate = this.rate * (1 + s.increase) + 1;
+    }
     this.rate = Math.max(s.minRate, this.rate);
     return before !== undefined && this.rate > before;
   }

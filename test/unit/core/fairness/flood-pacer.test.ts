@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { DEFAULT_PACER_SETTINGS, FloodPacer, type FloodPacerSettings } from '../../../../src/core/fairness/flood-pacer.ts';
 
-const SETTINGS: FloodPacerSettings = { ...DEFAULT_PACER_SETTINGS, windowMs: 100, heavyOutstanding: 4, activeWindowMs: 1_000, minRate: 5, increase: 0.1, burst: 2 };
+const SETTINGS: FloodPacerSettings = { ...DEFAULT_PACER_SETTINGS, windowMs: 100, heavyOutstanding: 4, activeWindowMs: 1_000, minRate: 5, increase: 0.1, burst: 2, slowStartHoldWindows: 10 };
 
 function setup(): { clock: { t: number }; pacer: FloodPacer } {
   const clock = { t: 0 };
@@ -75,6 +75,20 @@ describe('FloodPacer', () => {
     assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - 111) < 1e-9, 'additive, not doubled');
     floodWindow(ctx, 0.2, 10);
     assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - (111 * 1.1 + 1)) < 1e-9);
+  });
+
+  it('the cap on doubling expires after slowStartHoldWindows windows without a decrease', () => {
+    const ctx = setup();
+    floodWindow(ctx, 1, 20); // 200/s
+    floodWindow(ctx, 2, 20); // halved to 100/s: doubling capped at 100
+    let rate = 100;
+    for (let w = 1; w < SETTINGS.slowStartHoldWindows; w++) {
+      floodWindow(ctx, 0.2, 10);
+      rate = rate * 1.1 + 1;
+      assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - rate) < 1e-6, `window ${String(w)}: additive`);
+    }
+    floodWindow(ctx, 0.2, 10);
+    assert.ok(Math.abs((ctx.pacer.stats().rate ?? 0) - rate * 2) < 1e-6, 'doubled again once the cap expired');
   });
 
   it('a flood that begins while a quiet tenant is active is paced at once, from the floor, before any window closes', () => {
