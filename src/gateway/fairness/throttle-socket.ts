@@ -80,7 +80,12 @@ export function holdSocket(socket: Socket, options: HoldOptions): void {
     timer = setTimeout(() => {
       heldMs += ms;
       const next = socket.destroyed ? undefined : nextHold(heldMs, options.stillRefused?.() ?? false, draw(), maxMs);
-      if (next !== undefined && next > 0) return arm(next);
+      if (next !== undefined && next > 0) {
+        // The HTTP server's keep-alive timer (5 s by default) sees an unread connection as idle and would cut it
+        // (the client's request lost, a socket reset) while we hold it on purpose: restart that timer.
+        if (socket.timeout) socket.setTimeout(socket.timeout);
+        return arm(next);
+      }
       held.delete(socket);
       if (!socket.destroyed) socket.resume();
     }, ms);

@@ -114,7 +114,13 @@ describe('nextHold', () => {
 describe('holdSocket', () => {
   it('keeps a connection unread while its next request would still be refused, then reads it', async () => {
     const events = new EventEmitter();
-    const socket = Object.assign(events, { destroyed: false, pauses: 0, pause() { socket.pauses++; }, resume() { events.emit('resumed'); } });
+    const idleTimers: number[] = [];
+    const socket = Object.assign(events, {
+      destroyed: false, pauses: 0, timeout: 5_000,
+      pause() { socket.pauses++; },
+      resume() { events.emit('resumed'); },
+      setTimeout(ms: number) { idleTimers.push(ms); },
+    });
     let asked = 0;
     const resumed = new Promise((resolve) => socket.once('resumed', resolve));
     // The hold's timers are unref'd (the server keeps a gateway alive): this one keeps the test's loop alive.
@@ -124,6 +130,7 @@ describe('holdSocket', () => {
     clearInterval(alive);
     assert.equal(asked, 3, 'held again twice, read once the queue had room');
     assert.equal(socket.pauses, 1);
+    assert.deepEqual(idleTimers, [5_000, 5_000], 'the server\'s keep-alive timer restarted at each hold again, so it does not cut a held connection');
   });
 
   it('holds once when nothing says the request would still be refused', async () => {
@@ -136,3 +143,4 @@ describe('holdSocket', () => {
     clearInterval(alive);
   });
 });
+
