@@ -3,12 +3,12 @@
 // more concurrent requests than its share (default fairness: 20 seats, 50
 // queued). Reported: quiet's p50/p99 both ways, the ratio (goal: p99 at most
 // 2x), noisy's 429 share, and quiet's 429s (goal: none). The gateway is a
-// `warren serve` child; both tenants are onboarded by it. Measured five
+// `warren serve` child; both tenants are onboarded by it. Measured six
 // times, back to back: the default (the flooder paced while quiet is active,
 // gateway-wide seats that follow latency, at most 600, at most 16 TLS
 // handshakes at once, refused connections held for a spread ½-1 Retry-After
-// and while their tenant's queue is full), the previous default (without
-// the last three), adaptive seats without pacing, the old default (600
+// and while their tenant's queue is full), the same with the pacer's slow
+// start never capped, the previous default (without the last four), adaptive seats without pacing, the old default (600
 // fixed seats, kube's figure), and fixed seats capped to what this machine
 // serves (2 per CPU): on a CPU-bound gateway, the quiet tenant's latency
 // grows with how many of the noisy tenant's requests are in flight beside it.
@@ -188,15 +188,17 @@ function onsetShare(run: { samples: number[]; startedAt: number[] }, floodStart:
 
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats + handshake gate + spread holds, held while the queue is full (the default), the same without the last three (the previous default), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats + handshake gate + spread holds, held while the queue is full (the default), the same with the pacer's slow start never capped, the previous default (without those four), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
   async run(env) {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
     // A 429 share and noisy's served rate go with each: pacing trades the flooder's throughput for quiet's latency.
     const configs: Config[] = [
       { label: 'paced flooder + adaptive seats', env: {} },
+      // The pacer's slow start never capped (its rule before ADR 0017's measurement); all else the default.
+      { label: 'uncapped slow start (otherwise the default)', env: { WARREN_FAIRNESS_PACING_SLOW_START_HOLD_WINDOWS: '0' } },
       // The default before the handshake gate and spread holds (ADR 0017): pacing and adaptive seats alone.
-      { label: 'previous default (no handshake gate, fixed hold)', env: { WARREN_FAIRNESS_CONCURRENT_HANDSHAKES: '0', WARREN_FAIRNESS_HOLD_SPREAD: '0', WARREN_FAIRNESS_HOLD_WHILE_QUEUE_FULL: 'false' } },
+      { label: 'previous default (no handshake gate, fixed hold)', env: { WARREN_FAIRNESS_CONCURRENT_HANDSHAKES: '0', WARREN_FAIRNESS_HOLD_SPREAD: '0', WARREN_FAIRNESS_HOLD_WHILE_QUEUE_FULL: 'false', WARREN_FAIRNESS_PACING_SLOW_START_HOLD_WINDOWS: '0' } },
       { label: 'adaptive seats, no pacing', env: { WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
       { label: '600 fixed seats', env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false' } },
       { label: `${String(MACHINE_SEATS)} fixed seats`, env: { WARREN_FAIRNESS_ADAPTIVE_ENABLED: 'false', WARREN_FAIRNESS_PACING_ENABLED: 'false', WARREN_FAIRNESS_TOTAL_SEATS: String(MACHINE_SEATS) } },

@@ -74,6 +74,8 @@ export interface PacingConfig {
   targetLagMs?: number;
   /** Running + queued requests beyond this make a tenant a flooder (paced). */
   heavyOutstanding?: number;
+  /** 100 ms windows after a decrease during which the rate may not double past it (0: doubling never capped). */
+  slowStartHoldWindows?: number;
 }
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };

@@ -114,6 +114,7 @@ function buildPacing(config: FairnessConfig): FloodPacing | undefined {
   return createFloodPacing({
     settings: {
       ...(pacing.heavyOutstanding === undefined ? {} : { heavyOutstanding: pacing.heavyOutstanding }),
+      ...(pacing.slowStartHoldWindows === undefined ? {} : { slowStartHoldWindows: pacing.slowStartHoldWindows }),
     },
     ...(pacing.targetLagMs === undefined ? {} : { targetLagMs: pacing.targetLagMs }),
   });
