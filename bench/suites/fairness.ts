@@ -7,11 +7,13 @@
 // times, back to back: the default (the flooder paced while quiet is active,
 // gateway-wide seats that follow latency, at most 600, at most 16 TLS
 // handshakes at once, refused connections held for a spread ½-1 Retry-After
-// and while their tenant's queue is full), the same with the pacer's slow
-// start never capped, the previous default (without the last four), adaptive seats without pacing, the old default (600
-// fixed seats, kube's figure), and fixed seats capped to what this machine
-// serves (2 per CPU): on a CPU-bound gateway, the quiet tenant's latency
-// grows with how many of the noisy tenant's requests are in flight beside it.
+// and while their tenant's queue is full, the pacer's slow start capped
+// after a decrease), the same with the slow start never capped, the
+// previous default (none of the last four), adaptive seats without pacing,
+// the old default (600 fixed seats, kube's figure), and fixed seats capped
+// to what this machine serves (2 per CPU): on a CPU-bound gateway, the quiet
+// tenant's latency grows with how many of the noisy tenant's requests are in
+// flight beside it.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -188,7 +190,7 @@ function onsetShare(run: { samples: number[]; startedAt: number[] }, floodStart:
 
 export const fairnessSuite: Suite = {
   name: 'fairness',
-  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats + handshake gate + spread holds, held while the queue is full (the default), the same with the pacer's slow start never capped, the previous default (without those four), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
+  method: `quiet tenant latency (sequential LISTs) alone and while a noisy tenant floods with 200 concurrent LISTs ignoring Retry-After; warren serve child, back to back: flooder paced + adaptive gateway-wide seats + handshake gate + spread holds, held while the queue is full (the default), the same with the pacer's slow start never capped, the previous default (none of those four), adaptive seats without pacing, 600 fixed seats (the old default), ${String(MACHINE_SEATS)} fixed seats (2 per CPU)`,
   async run(env) {
     const rows: GatewayRow[] = [];
     const notes: string[] = [];
