@@ -10,20 +10,13 @@
 // the CRD too. A Namespace selected by labels lands with the tenant's Pod
 // Security labels. Deleting the templates, or the tenant, removes the member
 // copies. Every member object is checked on the member itself.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startUp, type RunningUp } from '../../src/up/start-up.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
-import type { Upstream } from '../../src/kube/upstream.ts';
 import type { KubeObject } from '../../src/core/types.ts';
-import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+import { usePropagationEnv } from '../helpers/propagation-env.ts';
 
-const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 const MEMBERS = ['member1', 'member2'];
 
 const ACME_ROLE = `
@@ -209,24 +202,12 @@ interface Binding extends KubeObject { spec: { resource: { apiVersion: string; k
 const condition = (b: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined => b.status?.conditions?.find((c) => c.type === type);
 
 describe('propagation of cluster-scoped templates and custom resources', { timeout: 120_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'warren-propagation-cluster-e2e-'));
-  let up: RunningUp;
+  const env = usePropagationEnv('propagation-cluster');
+  const { members } = env;
   let acmeId = '';
   let globexId = '';
-  const members: Record<string, Upstream> = {};
-
-  const as = (tenant: string) => async (...args: string[]): Promise<string> => {
-    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', `${tenant}.kubeconfig`) });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const acme = as('acme');
-  const globex = as('globex');
-  const apply = async (run: (...args: string[]) => Promise<string>, yaml: string, file: string): Promise<void> => {
-    const path = join(root, file);
-    writeFileSync(path, yaml);
-    await run('apply', '-f', path);
-  };
+  const acme = env.as('acme');
+  const globex = env.as('globex');
   async function onMember(member: string, path: string): Promise<KubeObject | undefined> {
     const res = await members[member]!.request<KubeObject>('GET', path);
     return res.status === 200 ? res.body : undefined;
@@ -238,25 +219,13 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   const goneFromAll = async (path: string): Promise<boolean> => (await Promise.all(MEMBERS.map((m) => onMember(m, path)))).every((o) => o === undefined);
   const clusterRolePath = (id: string, name: string): string => `/apis/rbac.authorization.k8s.io/v1/clusterroles/${id}-${name}`;
 
-  before(async () => {
-    up = await startUp({
-      dataDir: root, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
-      log: () => undefined, progress: () => undefined,
-    });
-    acmeId = up.tenants.find((t) => t.name === 'acme')?.id ?? '';
-    globexId = up.tenants.find((t) => t.name === 'globex')?.id ?? '';
-    assert.match(acmeId, /^[a-z][a-z0-9]{5}$/);
-    assert.match(globexId, /^[a-z][a-z0-9]{5}$/);
-    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
-  });
-  after(async () => {
-    for (const m of Object.values(members)) m.close();
-    await up?.stop();
-    rmSync(root, { recursive: true, force: true });
+  before(() => {
+    acmeId = env.idOf('acme');
+    globexId = env.idOf('globex');
   });
 
   it('a ClusterPropagationPolicy sends a ClusterRole to both members through a ClusterResourceBinding', async () => {
-    await apply(acme, ACME_ROLE, 'acme-role.yaml');
+    await env.apply('acme', ACME_ROLE, 'acme-role.yaml');
     const copies = await eventually(() => onAll(clusterRolePath(acmeId, 'reader')), 'acme reader on both members');
     for (const role of copies) {
       assert.equal(role.metadata.labels?.['karmada.io/managed'], 'true');
@@ -300,7 +269,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('globex: same-named ClusterRole beside acme\'s on member2, its own binding only, and no way to select acme\'s', async () => {
-    await apply(globex, globexRole(acmeId), 'globex-role.yaml');
+    await env.apply('globex', globexRole(acmeId), 'globex-role.yaml');
     const own = await eventually(() => onMember('member2', clusterRolePath(globexId, 'reader')), 'globex reader on member2');
     assert.deepEqual((own as KubeObject & { rules?: unknown }).rules, [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['watch'] }]);
     const acmes = await onMember('member2', clusterRolePath(acmeId, 'reader'));
@@ -317,7 +286,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     assert.equal(globexBinding.spec.resource.uid, globexRoleUid, 'globex\'s binding is for globex\'s ClusterRole');
     // globex lists only its own ClusterResourceBindings and cannot read acme's by its upstream name.
     assert.equal((await globex('get', 'crb', '-o', 'name')).trim(), 'clusterresourcebinding.work.karmada.io/reader-clusterrole');
-    const direct = await kubectl('1.33', ['get', 'crb', `${acmeId}-reader-clusterrole`], { kubeconfigPath: join(root, 'tenants', 'globex.kubeconfig') });
+    const direct = await env.run('globex', 'get', 'crb', `${acmeId}-reader-clusterrole`);
     assert.notEqual(direct.code, 0);
     assert.match(direct.stderr, /NotFound|not found/);
     // The policy naming acme's ClusterRole (by its upstream name, and by acme's name for another) selected nothing of acme's.
@@ -335,10 +304,10 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('a custom resource fails to apply in tenant terms while its CRD is not on the members, then lands with it', async () => {
-    await apply(acme, CRD, 'crd.yaml');
+    await env.apply('acme', CRD, 'crd.yaml');
     await acme('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=20s');
-    await apply(acme, WIDGET, 'widget.yaml');
-    await apply(acme, widgetPolicy(false), 'widget-policy.yaml');
+    await env.apply('acme', WIDGET, 'widget.yaml');
+    await env.apply('acme', widgetPolicy(false), 'widget-policy.yaml');
     const failed = await eventually(async () => {
       const b = JSON.parse(await acme('get', 'resourcebinding', 'w1-widget', '-n', 'default', '-o', 'json')) as Binding;
       const c = condition(b, 'FullyApplied');
@@ -350,7 +319,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     const widgetWork = work.items.find((w) => w.spec.workload.manifests[0]?.kind === 'Widget');
     assert.equal(widgetWork && condition(widgetWork, 'Applied')?.status, 'False');
 
-    await apply(acme, widgetPolicy(true), 'widget-policy.yaml');
+    await env.apply('acme', widgetPolicy(true), 'widget-policy.yaml');
     const crds = await eventually(() => onAll(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${acmeId}-example.com`), 'the CRD on both members');
     assert.equal((crds[0]!.spec as { group: string }).group, `${acmeId}-example.com`);
     const widgets = await eventually(() => onAll(`/apis/${acmeId}-example.com/v1/namespaces/${acmeId}-default/widgets/w1`), 'w1 on both members', { timeoutMs: 40_000 });
@@ -363,9 +332,9 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('a cluster-scoped custom resource gets a ClusterResourceBinding and lands under the tenant prefix', async () => {
-    await apply(acme, GIZMOS, 'gizmos.yaml');
+    await env.apply('acme', GIZMOS, 'gizmos.yaml');
     await acme('wait', '--for=condition=Established', 'crd/gizmos.example.com', '--timeout=20s');
-    await apply(acme, GIZMO, 'gizmo.yaml');
+    await env.apply('acme', GIZMO, 'gizmo.yaml');
     const copy = await eventually(() => onMember('member1', `/apis/${acmeId}-example.com/v1/gizmos/${acmeId}-g1`), 'g1 on member1', { timeoutMs: 40_000 });
     assert.deepEqual(copy.spec, { color: 'blue' });
     const crb = await eventually(async () => {
@@ -378,7 +347,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('a Namespace selected by a ClusterPropagationPolicy lands under the prefix with the tenant\'s Pod Security, and goes with its template', async () => {
-    await apply(acme, NAMESPACE, 'namespace.yaml');
+    await env.apply('acme', NAMESPACE, 'namespace.yaml');
     const copies = await eventually(() => onAll(`/api/v1/namespaces/${acmeId}-team-a`), 'team-a on both members');
     for (const ns of copies) {
       assert.equal(ns.metadata.labels?.['karmada.io/managed'], 'true');
@@ -395,7 +364,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
   });
 
   it('deleting the templates removes their copies from the members and their bindings', async () => {
-    await apply(acme, KEPT, 'kept.yaml');
+    await env.apply('acme', KEPT, 'kept.yaml');
     await eventually(() => onAll(clusterRolePath(acmeId, 'kept')), 'kept on both members');
     await acme('delete', 'clusterrole', 'kept');
     await eventually(async () => (await acme('get', 'crb', '-o', 'name')).includes('kept-clusterrole') ? undefined : true, 'kept-clusterrole gone');
@@ -412,7 +381,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
 
   it('deleting a Tenant removes its cluster-scoped copies from the members', async () => {
     assert.ok(await onMember('member2', clusterRolePath(globexId, 'reader')));
-    const host = createUpstream({ path: up.adminKubeconfigPath });
+    const host = createUpstream({ path: env.up().adminKubeconfigPath });
     try {
       const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/globex');
       assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);

@@ -7,20 +7,12 @@
 // removes the dependencies from the members and their bindings from the tenant.
 // A dependency with a policy of its own keeps its binding and gains requiredBy;
 // a reference removed, or propagateDeps turned off, takes back what it brought.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startUp, type RunningUp } from '../../src/up/start-up.ts';
-import { createUpstream } from '../../src/kube/upstream-client.ts';
-import type { Upstream } from '../../src/kube/upstream.ts';
 import type { KubeObject } from '../../src/core/types.ts';
-import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+import { usePropagationEnv } from '../helpers/propagation-env.ts';
 
-const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 const MEMBERS = ['member1', 'member2'];
 
 const WORKLOAD = `
@@ -114,21 +106,11 @@ data: { token: czNjcmV0 } # s3cret; stringData is not merged into data by the em
 interface Binding extends KubeObject { spec: { resource: { kind: string; namespace: string; name: string }; placement?: unknown; requiredBy?: Array<{ namespace?: string; name: string; clusters?: Array<{ name: string }> }> } }
 
 describe('propagateDeps: a workload\'s ConfigMaps and Secrets follow it to the members', { timeout: 150_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'warren-propagation-deps-e2e-'));
-  let up: RunningUp;
+  const env = usePropagationEnv('propagation-deps');
+  const { members } = env;
+  const acme = env.as('acme');
+  const apply = (yaml: string, file: string): Promise<void> => env.apply('acme', yaml, file);
   let acmeId = '';
-  const members: Record<string, Upstream> = {};
-
-  const acme = async (...args: string[]): Promise<string> => {
-    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'acme.kubeconfig') });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const apply = async (yaml: string, file: string): Promise<void> => {
-    const path = join(root, file);
-    writeFileSync(path, yaml);
-    await acme('apply', '-f', path);
-  };
   /** The object as the member has it (in the tenant's upstream namespace), or undefined. */
   async function onMember(member: string, resource: 'configmaps' | 'secrets', name: string): Promise<KubeObject | undefined> {
     const res = await members[member]!.request<KubeObject>('GET', `/api/v1/namespaces/${acmeId}-default/${resource}/${name}`);
@@ -142,19 +124,8 @@ describe('propagateDeps: a workload\'s ConfigMaps and Secrets follow it to the m
     (await Promise.all(MEMBERS.map((m) => onMember(m, resource, name)))).every((o) => o === undefined);
   const bindingNames = async (): Promise<string[]> => (await acme('get', 'resourcebindings', '-o', 'name')).trim().split('\n').filter(Boolean);
 
-  before(async () => {
-    up = await startUp({
-      dataDir: root, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
-      log: () => undefined, progress: () => undefined,
-    });
-    acmeId = up.tenants.find((t) => t.name === 'acme')?.id ?? '';
-    assert.match(acmeId, /^[a-z][a-z0-9]{5}$/);
-    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
-  });
-  after(async () => {
-    for (const m of Object.values(members)) m.close();
-    await up?.stop();
-    rmSync(root, { recursive: true, force: true });
+  before(() => {
+    acmeId = env.idOf('acme');
   });
 
   it('brings the mounted ConfigMap to both members under the tenant prefix, through an attached binding', async () => {

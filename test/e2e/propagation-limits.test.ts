@@ -1,21 +1,15 @@
 // Per-cluster replica limits (placement.replicaScheduling.clusterReplicaLimits, Warren's
 // own) and the Fresh reschedule Karmada triggers with spec.rescheduleTriggeredAt, through
 // the gateway with real kubectl as tenant acme, checked on the embedded members themselves.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startUp, type RunningUp } from '../../src/up/start-up.ts';
-import { createUpstream } from '../../src/kube/upstream-client.ts';
-import type { Upstream } from '../../src/kube/upstream.ts';
 import type { KubeList, KubeObject } from '../../src/core/types.ts';
 import type { ResourceBinding } from '../../src/core/propagation/karmada-types.ts';
-import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+import { usePropagationEnv } from '../helpers/propagation-env.ts';
 
-const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 
 const deployment = `apiVersion: apps/v1
 kind: Deployment
@@ -42,21 +36,11 @@ const STATIC_MAX2 = `{ replicaSchedulingType: Divided, replicaDivisionPreference
 const DYNAMIC = `{ replicaSchedulingType: Divided, replicaDivisionPreference: Weighted, weightPreference: { dynamicWeight: AvailableReplicas } }`;
 
 describe('per-cluster replica limits and Fresh rescheduling', { timeout: 150_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'warren-limits-e2e-'));
-  let up: RunningUp;
-  const members: Record<string, Upstream> = {};
-
-  const run = (...args: string[]) => kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'acme.kubeconfig') });
-  const acme = async (...args: string[]): Promise<string> => {
-    const r = await run(...args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const applyText = async (name: string, text: string): Promise<void> => {
-    const file = join(root, `${name}.yaml`);
-    writeFileSync(file, text);
-    await acme('apply', '-f', file);
-  };
+  const env = usePropagationEnv('limits');
+  const { members } = env;
+  const run = (...args: string[]) => env.run('acme', ...args);
+  const acme = env.as('acme');
+  const applyText = (name: string, text: string): Promise<void> => env.apply('acme', text, `${name}.yaml`);
   const binding = async (): Promise<ResourceBinding> => JSON.parse(await acme('get', 'resourcebinding', 'web-deployment', '-o', 'json')) as ResourceBinding;
   /** Replicas of web per member, as the members themselves have them. */
   async function spread(): Promise<Record<string, number>> {
@@ -73,21 +57,9 @@ describe('per-cluster replica limits and Fresh rescheduling', { timeout: 150_000
     return JSON.stringify(got) === JSON.stringify(want) ? got : undefined;
   }, `members hold ${JSON.stringify(want)}`);
 
-  before(async () => {
-    up = await startUp({
-      dataDir: root, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
-      log: () => undefined, progress: () => undefined,
-    });
-    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
-  });
-  after(async () => {
-    for (const m of Object.values(members)) m.close();
-    await up?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it('refuses limits with min above max (422 from the policy validators)', async () => {
-    const file = join(root, 'bad.yaml');
+    const file = join(env.root, 'bad.yaml');
     writeFileSync(file, policy(`{ replicaSchedulingType: Divided, clusterReplicaLimits: [{ targetCluster: {}, minReplicas: 3, maxReplicas: 2 }] }`));
     const r = await run('apply', '-f', file);
     assert.notEqual(r.code, 0);

@@ -5,40 +5,24 @@
 // Weighted 1:2 split, template deletion cleans the members, and failover moves
 // replicas off a member that was stopped. Every member object is checked on
 // the member itself. The other tenant sees none of it.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startUp, type RunningUp } from '../../src/up/start-up.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
-import type { Upstream } from '../../src/kube/upstream.ts';
 import type { KubeList, KubeObject } from '../../src/core/types.ts';
-import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { freePortBase } from '../fixtures/up/warren-up-process.ts';
+import { usePropagationEnv } from '../helpers/propagation-env.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'karmada');
-const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 
 interface MemberDeployment { namespace: string; replicas: number; image: string; labels: Record<string, string> }
 
 describe('propagation to member clusters, Karmada quick start', { timeout: 150_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'warren-propagation-e2e-'));
-  let up: RunningUp;
+  const env = usePropagationEnv('propagation', { clusterProbeIntervalMs: 250, clusterFailureThresholdMs: 500 });
+  const { members } = env;
+  const acme = env.as('acme');
+  const globex = env.as('globex');
   let acmeId = '';
-  const members: Record<string, Upstream> = {};
-
-  const acme = async (...args: string[]): Promise<string> => {
-    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'acme.kubeconfig') });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const globex = async (...args: string[]): Promise<string> => {
-    const r = await kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', 'globex.kubeconfig') });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
   /** The Deployment as the member itself has it, or undefined. */
   async function onMember(member: string, name: string): Promise<MemberDeployment | undefined> {
     const res = await members[member]!.request<KubeList>('GET', '/apis/apps/v1/deployments');
@@ -48,20 +32,8 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
     return { namespace: d.metadata.namespace ?? '', replicas: spec.replicas, image: spec.template.spec.containers[0]?.image ?? '', labels: d.metadata.labels ?? {} };
   }
 
-  before(async () => {
-    up = await startUp({
-      dataDir: join(root), portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS,
-      log: () => undefined, progress: () => undefined,
-      tuning: { clusterProbeIntervalMs: 250, clusterFailureThresholdMs: 500 },
-    });
-    acmeId = up.tenants.find((t) => t.name === 'acme')?.id ?? '';
-    assert.match(acmeId, /^[a-z][a-z0-9]{5}$/);
-    for (const [name, path] of Object.entries(up.memberKubeconfigPaths)) members[name] = createUpstream({ path });
-  });
-  after(async () => {
-    for (const m of Object.values(members)) m.close();
-    await up?.stop();
-    rmSync(root, { recursive: true, force: true });
+  before(() => {
+    acmeId = env.idOf('acme');
   });
 
   it('shows the tenant the members it may use, as Karmada Clusters', async () => {
@@ -145,7 +117,7 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
   });
 
   it('fails over: a stopped member loses its replicas to the remaining one', async () => {
-    await up.memberServers.member2!.stop();
+    await env.up().memberServers.member2!.stop();
     await eventually(async () => (await onMember('member1', 'web'))?.replicas === 9, 'all 9 web replicas on member1', { timeoutMs: 30_000 });
     const rb = JSON.parse(await acme('get', 'resourcebinding', 'web-deployment', '-o', 'json')) as { spec: { clusters: unknown[] } };
     assert.deepEqual(rb.spec.clusters, [{ name: 'member1', replicas: 9 }]);
@@ -155,7 +127,7 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
 
   it('deleting the Tenant removes its copies and namespaces from the members', async () => {
     assert.ok(await onMember('member1', 'web'), 'web is on member1 before');
-    const host = createUpstream({ path: up.adminKubeconfigPath });
+    const host = createUpstream({ path: env.up().adminKubeconfigPath });
     try {
       const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/acme');
       assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);
