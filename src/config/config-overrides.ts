@@ -42,6 +42,7 @@ export const OVERRIDES: readonly OverrideRow[] = [
   row('fairness.pacing.targetLagMs', 'number'),
   row('fairness.pacing.heavyOutstanding', 'integer'),
   row('fairness.pacing.slowStartHoldWindows', 'integer'),
+  row('fairness.pacing.heavyConcurrency', 'integer'),
   row('fairness.concurrentHandshakes', 'integer'),
   row('fairness.holdSpread', 'number'),
   row('fairness.holdWhileQueueFull', 'boolean'),

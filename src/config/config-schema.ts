@@ -39,7 +39,7 @@ export interface WarrenConfig {
     /** A gateway-wide limit that follows latency, under totalSeats. */
     adaptive: { enabled: boolean; minSeats: number; latencyTolerance: number; probeIntervalSeconds: number };
     /** Pacing of a flooding tenant while another tenant is active. */
-    pacing: { enabled: boolean; targetLagMs: number; heavyOutstanding: number; slowStartHoldWindows: number };
+    pacing: { enabled: boolean; targetLagMs: number; heavyOutstanding: number; slowStartHoldWindows: number; heavyConcurrency: number };
     /** TLS handshakes under way at once (new connections wait, unread, beyond); 0 = no limit. */
     concurrentHandshakes: number;
     /** A refused connection is held between (1 - holdSpread) and all of Retry-After, at random. */
@@ -81,7 +81,7 @@ export function defaultConfig(): WarrenConfig {
     fairness: {
       enabled: true, totalSeats: 600, retryAfterSeconds: 1,
       adaptive: { enabled: true, minSeats: 1, latencyTolerance: 1.5, probeIntervalSeconds: 30 },
-      pacing: { enabled: true, targetLagMs: 1, heavyOutstanding: 4, slowStartHoldWindows: 10 },
+      pacing: { enabled: true, targetLagMs: 1, heavyOutstanding: 4, slowStartHoldWindows: 10, heavyConcurrency: 1 },
       concurrentHandshakes: 16,
       holdSpread: 0.5,
       holdWhileQueueFull: true,
@@ -119,7 +119,7 @@ export const CONFIG_SCHEMA = {
     fairness: section({
       enabled: { type: 'boolean' }, totalSeats: int(1), retryAfterSeconds: int(0), defaults: limits,
       adaptive: section({ enabled: { type: 'boolean' }, minSeats: int(1), latencyTolerance: { type: 'number', minimum: 1 }, probeIntervalSeconds: num(0) }),
-      pacing: section({ enabled: { type: 'boolean' }, targetLagMs: { type: 'number', exclusiveMinimum: 0 }, heavyOutstanding: int(1), slowStartHoldWindows: int(0) }),
+      pacing: section({ enabled: { type: 'boolean' }, targetLagMs: { type: 'number', exclusiveMinimum: 0 }, heavyOutstanding: int(1), slowStartHoldWindows: int(0), heavyConcurrency: int(0) }),
       concurrentHandshakes: int(0),
       holdSpread: { type: 'number', minimum: 0, maximum: 1 },
       holdWhileQueueFull: { type: 'boolean' },

@@ -57,6 +57,12 @@ export interface FloodPacerSettings {
   burst: number;
   /** Windows without a decrease after which doubling is no longer capped at the last decrease. */
   slowStartHoldWindows: number;
+  /**
+   * Requests a paced tenant may have running at once (0: no cap). Every one of them is work that a
+   * neighbour's request waits behind at each hop (the gateway, then the upstream's own queue, which
+   * the gateway's loop delay does not see), so this bounds what a flood adds to a neighbour's latency.
+   */
+  heavyConcurrency: number;
 }
 
 export const DEFAULT_PACER_SETTINGS: FloodPacerSettings = {
@@ -67,6 +73,7 @@ export const DEFAULT_PACER_SETTINGS: FloodPacerSettings = {
   increase: 0.1,
   burst: 2,
   slowStartHoldWindows: 10,
+  heavyConcurrency: 1,
 };
 
 interface TenantState {
@@ -116,9 +123,10 @@ export class FloodPacer {
     }
   }
 
-  /** May `tenant` start a request now? Only a paced heavy tenant can be told no. */
-  mayStart(tenant: string): boolean {
+  /** May `tenant` start a request now, with `running` of its requests running? Only a paced heavy tenant can be told no. */
+  mayStart(tenant: string, running = 0): boolean {
     if (!this.isPaced(tenant)) return true;
+    if (this.settings.heavyConcurrency > 0 && running >= this.settings.heavyConcurrency) return false;
     const state = this.stateOf(tenant);
     this.refill(state);
     return state.tokens >= 1;

@@ -41,7 +41,7 @@ export interface SeatLimit {
  */
 export interface TenantPacer {
   observe(tenant: string, outstanding: number): void;
-  mayStart(tenant: string): boolean;
+  mayStart(tenant: string, running: number): boolean;
   started(tenant: string): void;
 }
 
@@ -135,7 +135,7 @@ export class FairLimiter {
   }
 
   private canRun(tenant: string, flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.seatLimit.current() && (this.pacer?.mayStart(tenant) ?? true);
+    return flow.running < limits.seats && this.running < this.seatLimit.current() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
   }
 
   private start(tenant: string, flow: Flow): Release {

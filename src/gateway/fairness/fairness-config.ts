@@ -76,6 +76,7 @@ export interface PacingConfig {
   heavyOutstanding?: number;
   /** 100 ms windows after a decrease during which the rate may not double past it (0: doubling never capped). */
   slowStartHoldWindows?: number;
+  heavyConcurrency?: number;
 }
 
 export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };

@@ -115,6 +115,7 @@ function buildPacing(config: FairnessConfig): FloodPacing | undefined {
     settings: {
       ...(pacing.heavyOutstanding === undefined ? {} : { heavyOutstanding: pacing.heavyOutstanding }),
       ...(pacing.slowStartHoldWindows === undefined ? {} : { slowStartHoldWindows: pacing.slowStartHoldWindows }),
+      ...(pacing.heavyConcurrency === undefined ? {} : { heavyConcurrency: pacing.heavyConcurrency }),
     },
     ...(pacing.targetLagMs === undefined ? {} : { targetLagMs: pacing.targetLagMs }),
   });

@@ -70,8 +70,8 @@ export function createFloodPacing(options: FloodPacingOptions = {}): FloodPacing
       startWindows();
       if (outstanding > settings.heavyOutstanding) delay.start();
     },
-    mayStart(tenant) {
-      if (pacer.mayStart(tenant)) return true;
+    mayStart(tenant, running) {
+      if (pacer.mayStart(tenant, running)) return true;
       armTokenTimer();
       return false;
     },

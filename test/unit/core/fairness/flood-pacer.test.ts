@@ -24,6 +24,25 @@ function floodWindow(ctx: ReturnType<typeof setup>, pressure: number, starts: nu
 }
 
 describe('FloodPacer', () => {
+  it('a paced flooder runs at most heavyConcurrency requests at once, tokens or not; light and lone tenants are never capped', () => {
+    const capped = { clock: { t: 0 }, pacer: undefined as unknown as FloodPacer };
+    capped.pacer = new FloodPacer({ ...SETTINGS, heavyConcurrency: 1, burst: 50 }, () => capped.clock.t);
+    floodWindow(capped, 0, 1); // noisy turns heavy beside quiet: paced from now on
+    capped.clock.t += 1_000; // plenty of tokens saved up
+    assert.equal(capped.pacer.mayStart('noisy', 0), true, 'nothing running: it may start');
+    assert.equal(capped.pacer.mayStart('noisy', 1), false, 'one running: it waits, though it has tokens');
+    assert.equal(capped.pacer.mayStart('quiet', 30), true, 'a light tenant is never capped');
+    const lone = { clock: { t: 0 }, pacer: undefined as unknown as FloodPacer };
+    lone.pacer = new FloodPacer({ ...SETTINGS, heavyConcurrency: 1 }, () => lone.clock.t);
+    for (let w = 0; w < 5; w++) floodWindow(lone, 10, 200, false);
+    assert.equal(lone.pacer.mayStart('noisy', 40), true, 'a lone flooder is not paced, so not capped either');
+    const uncapped = { clock: { t: 0 }, pacer: undefined as unknown as FloodPacer };
+    uncapped.pacer = new FloodPacer({ ...SETTINGS, heavyConcurrency: 0, burst: 50 }, () => uncapped.clock.t);
+    floodWindow(uncapped, 0, 1);
+    uncapped.clock.t += 1_000;
+    assert.equal(uncapped.pacer.mayStart('noisy', 10), true, 'heavyConcurrency 0: no cap, tokens decide');
+  });
+
   it('a lone flooder is never paced, however high the pressure (work-conserving)', () => {
     const ctx = setup();
     for (let w = 0; w < 20; w++) floodWindow(ctx, 10, 200, false);

@@ -7,8 +7,9 @@ import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-con
 const LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function setup(lagMs: () => number): { limiter: FairLimiter; pacing: ReturnType<typeof createFloodPacing> } {
-  const pacing = createFloodPacing({ settings: { windowMs: 20, minRate: 50, burst: 1 }, targetLagMs: 1, lag: lagMs });
+// heavyConcurrency 0 by default here: these cases are about the rate; the last one is about the cap.
+function setup(lagMs: () => number, heavyConcurrency = 0): { limiter: FairLimiter; pacing: ReturnType<typeof createFloodPacing> } {
+  const pacing = createFloodPacing({ settings: { windowMs: 20, minRate: 50, burst: 1, heavyConcurrency }, targetLagMs: 1, lag: lagMs });
   const limiter = new FairLimiter(600, pacing);
   pacing.onReady(() => limiter.wake());
   return { limiter, pacing };
@@ -74,5 +75,35 @@ describe('flood pacing behind the FairLimiter', () => {
     await sleep(1_100); // quiet idle for activeWindowMs
     assert.equal(pacing.stats().rate, undefined);
     for (const r of first) r(true);
+  });
+
+  it('a paced flooder runs one request at a time (heavyConcurrency 1); the next starts when it ends; quiet is not held', async () => {
+    const { limiter, pacing } = setup(() => 50, 1);
+    const quietHeld = await limiter.acquire('quiet', LIMITS); // quiet stays active throughout
+    // 4 noisy requests start at once (not heavy yet); 6 more make it heavy beside quiet, so it is paced.
+    const first = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire('noisy', LIMITS)));
+    const releases: Release[] = [];
+    const pending = Array.from({ length: 6 }, () => limiter.acquire('noisy', LIMITS).then((r) => { releases.push(r); }));
+    assert.deepEqual(pacing.stats().heavy, ['noisy']);
+    await sleep(60); // tokens come due meanwhile (at least 50/s)
+    assert.equal(releases.length, 0, 'four running: none of the six may start');
+    for (const r of first.slice(1)) r(true);
+    await sleep(40);
+    assert.equal(releases.length, 0, 'one still running: still none');
+    const q = await limiter.acquire('quiet', LIMITS);
+    q(true); // quiet is not held by noisy's cap
+    first[0]?.(true);
+    await sleep(30);
+    assert.equal(releases.length, 1, 'one starts once the running one ends, not all six');
+    releases[0]?.(true); // still 5 outstanding (heavy): the next one, and only it
+    await sleep(30);
+    assert.equal(releases.length, 2, 'the second starts when the first ends');
+    // Below heavyOutstanding it is no longer a flooder: the rest run freely.
+    for (const r of releases.slice(1)) r(true);
+    await sleep(30);
+    for (const r of releases.slice(2)) r(true);
+    await Promise.all(pending);
+    assert.equal(releases.length, 6);
+    quietHeld(true);
   });
 });
