@@ -2,6 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 
 /** RFC 3339 at second precision, as Kubernetes serialises metav1.Time. */
 export function timestamp(now: Date): string {
@@ -62,35 +63,10 @@ function copyWithout(meta: ObjectMeta, dropped: (key: string) => boolean): Objec
 
 /** What counts as a spec change for generation: everything but metadata and status. */
 export function specChanged(next: KubeObject, old: KubeObject): boolean {
-  return !sameJson(next, old, TOP_LEVEL_NOT_SPEC);
+  return !jsonEqual(next, old, TOP_LEVEL_NOT_SPEC);
 }
 
 const TOP_LEVEL_NOT_SPEC = new Set(['metadata', 'status', 'apiVersion', 'kind']);
-
-/**
- * Whether two JSON values are the same JSON: key order ignored, members whose value is undefined
- * absent (as JSON.stringify treats them), `skip` keys of the top level left out. It compares in
- * place and stops at the first difference; building both texts cost every update two stringifies.
- */
-export function sameJson(a: unknown, b: unknown, skip?: ReadonlySet<string>): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
-    return true;
-  }
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  let count = 0;
-  for (const k of Object.keys(x)) {
-    if (x[k] === undefined || skip?.has(k)) continue;
-    count++;
-    if (!sameJson(x[k], y[k])) return false;
-  }
-  for (const k of Object.keys(y)) if (y[k] !== undefined && !skip?.has(k)) count--;
-  return count === 0;
-}
 
 export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;

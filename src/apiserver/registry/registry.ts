@@ -9,7 +9,8 @@ import type { ObjectKey, Store } from '../store/store.ts';
 import type { ResourceCatalog } from './catalog.ts';
 import type { DeleteOptions, ListQuery, PatchType, ResourceApi, WatchQuery, WriteOptions } from './resource-api.ts';
 import type { Strategy } from './strategy.ts';
-import { prepareCreateMeta, prepareUpdateMeta, sameJson, specChanged } from './object-meta.ts';
+import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import {
   checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
@@ -202,7 +203,7 @@ export class Registry implements ResourceApi {
     const marked = kindHooks(def).prepareForDelete(old, { now: this.now(), finalizers });
     if (marked) {
       if (options.dryRun) return { object: this.present(def, marked), deleted: false };
-      if (old.metadata.deletionTimestamp && sameJson(marked.metadata.finalizers ?? null, old.metadata.finalizers ?? null)) {
+      if (old.metadata.deletionTimestamp && jsonEqual(marked.metadata.finalizers ?? null, old.metadata.finalizers ?? null)) {
         return { object: this.present(def, old), deleted: false };
       }
       return { object: this.present(def, this.store.update(key, marked, { resourceVersion: old.metadata.resourceVersion })), deleted: false };
@@ -268,7 +269,7 @@ export class Registry implements ResourceApi {
     obj = this.normalizeAndValidate(def, obj, old, options);
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def) });
-    const unchanged = sameJson(withoutVolatile(obj), withoutVolatile(old));
+    const unchanged = jsonEqual(withoutVolatile(obj), withoutVolatile(old));
     if (unchanged) return this.present(def, old);
     const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
     // A namespace also waits for its spec.finalizers (the namespace controller's own).

@@ -1,6 +1,5 @@
 // The cluster controller's I/O on the host, as plain functions over API paths:
 // the upstream implementation is below; unit tests pass a map-backed fake.
-import { isDeepStrictEqual } from 'node:util';
 import type { Cluster } from '../../core/propagation/karmada-types.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -36,7 +35,3 @@ export function upstreamHostClient(upstream: Upstream): HostClient {
   };
 }
 
-/** Equality of JSON values as the API would store them (undefined fields dropped, key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(a ?? null)), JSON.parse(JSON.stringify(b ?? null)));
-}

@@ -12,7 +12,8 @@ import { findCondition, setCondition, type ConditionInput } from '../runtime/con
 import type { ReconcileResult } from '../runtime/controller.ts';
 import type { EventType } from '../runtime/event-recorder.ts';
 import { buildClusterTaints } from './cluster-taints.ts';
-import { sameJson, type HostClient } from './host-client.ts';
+import type { HostClient } from './host-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { MemberClientResult } from './member-clients.ts';
 import { buildObservedReadyCondition, thresholdAdjustedReadyCondition, type ProbeOutcome, type ThresholdState } from './ready-condition.ts';
 import { CONDITION_READY, Reason } from './reasons.ts';
@@ -95,7 +96,7 @@ function setReady(status: ClusterStatus, condition: ConditionInput, now: Date): 
 async function write(deps: ClusterReconcileDeps, cluster: Cluster, status: ClusterStatus, now: Date): Promise<void> {
   let stored = cluster;
   const before = findCondition(cluster.status?.conditions, CONDITION_READY);
-  if (!sameJson(cluster.status ?? {}, status)) {
+  if (!jsonEqual(cluster.status ?? {}, status)) {
     stored = await deps.host.updateClusterStatus({ ...cluster, status });
     const after = findCondition(status.conditions, CONDITION_READY);
     if (after && after.status !== before?.status) {
@@ -104,7 +105,7 @@ async function write(deps: ClusterReconcileDeps, cluster: Cluster, status: Clust
   }
   const ready = findCondition(status.conditions, CONDITION_READY);
   const taints = buildClusterTaints({ taints: stored.spec.taints, ready, now, noExecuteAfterMs: deps.noExecuteAfterMs });
-  if (!sameJson(stored.spec.taints ?? [], taints)) {
+  if (!jsonEqual(stored.spec.taints ?? [], taints)) {
     await deps.host.updateCluster({ ...stored, spec: { ...stored.spec, taints } });
   }
 }

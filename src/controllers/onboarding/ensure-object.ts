@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { ApiError } from '../../core/api-error.ts';
 import type { ObjectClient } from './object-client.ts';
-import { jsonEqual } from './object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 
 const NOT_OWNED = new Set(['metadata', 'status', 'apiVersion', 'kind']);
 

@@ -1,6 +1,6 @@
 // The onboarding controller's I/O, as plain functions over API paths: the
 // upstream implementation is below, and unit tests pass a map-backed fake.
-import { isObject, type KubeList, type KubeObject } from '../../core/types.ts';
+import type { KubeList, KubeObject } from '../../core/types.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { statusError } from '../../kube/status-error.ts';
 
@@ -54,14 +54,3 @@ export function upstreamObjectClient(upstream: Upstream): ObjectClient {
   };
 }
 
-/** Deep equality of JSON values, key order ignored. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b) && !Array.isArray(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
-  }
-  return false;
-}

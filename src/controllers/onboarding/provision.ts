@@ -6,7 +6,8 @@
 import { ApiError } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../../gateway/tenants/tenant-crd.ts';
-import { jsonEqual, upstreamObjectClient } from './object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
+import { upstreamObjectClient } from './object-client.ts';
 import { SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from './reconcile-credentials.ts';
 import { ConditionType, Reason } from './reasons.ts';
 import { tenantPath } from './tenant-status.ts';

@@ -3,7 +3,7 @@
 // is a 409 and the reconcile retries on fresh data rather than overwriting it.
 import { TENANTS_PATH, type Tenant, type TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
-import { jsonEqual } from './object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 
 export function tenantPath(name: string): string {
   return `${TENANTS_PATH}/${name}`;

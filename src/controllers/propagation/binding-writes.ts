@@ -3,7 +3,7 @@
 // through its own watch). A conflict is thrown: the key is retried with fresh state.
 import type { ResourceBinding, ResourceBindingStatus } from '../../core/propagation/karmada-types.ts';
 import { statusError } from '../../kube/status-error.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { EngineContext } from './engine-context.ts';
 import { bindingOf } from './engine-informers.ts';
 import { bindingStatusEchoKey } from './echo-record.ts';

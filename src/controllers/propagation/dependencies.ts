@@ -21,7 +21,7 @@ import { toTenantNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { statusError } from '../../kube/status-error.ts';
 import type { Informer } from '../../kube/informer.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { EngineInformers } from './engine-informers.ts';
 import { BINDING_FINALIZER } from './member-labels.ts';

@@ -20,7 +20,7 @@ import { replicasOf } from '../../core/propagation/workload/index.ts';
 import { toTenantNamespace, toUpstreamClusterName } from '../../core/tenancy/names.ts';
 import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import { setCondition, rfc3339 } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';

@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { ApiError } from '../../core/api-error.ts';
 import { statusError } from '../../kube/status-error.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { EngineContext } from './engine-context.ts';
 import { ownWrite } from './echo-record.ts';
 

@@ -15,7 +15,7 @@ import { aggregateStatus, interpretHealth } from '../../core/propagation/status/
 import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import { setCondition } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { ensureBindingStatus, releaseBinding, updateBindingSpec } from './binding-writes.ts';

@@ -6,7 +6,7 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { EXECUTION_SPACE_LABEL } from '../../core/propagation/execution-space.ts';
 import { statusError } from '../../kube/status-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { jsonEqual } from '../onboarding/object-client.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { EngineContext } from './engine-context.ts';
 import { ownWrite, workEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';

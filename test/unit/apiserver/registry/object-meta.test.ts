@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { prepareCreateMeta, prepareUpdateMeta, sameJson, specChanged, stableStringify } from '../../../../src/apiserver/registry/object-meta.ts';
+import { prepareCreateMeta, prepareUpdateMeta, specChanged } from '../../../../src/apiserver/registry/object-meta.ts';
 import type { ObjectMeta } from '../../../../src/core/types.ts';
 import type { ResourceDef } from '../../../../src/core/resources/resource-def.ts';
 
@@ -69,32 +69,7 @@ describe('server-owned metadata', () => {
   });
 });
 
-describe('sameJson: equality as JSON, in place', () => {
-  // The definition it replaced: both sides as key-sorted JSON text.
-  const byText = (a: unknown, b: unknown): boolean => stableStringify(a) === stableStringify(b);
-  const shuffled = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(shuffled);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, shuffled(x)]));
-    return v;
-  };
-
-  it('agrees with comparing key-sorted JSON text, for any pair of JSON values', () => {
-    const json = fc.jsonValue({ maxDepth: 4 });
-    fc.assert(fc.property(json, json, (a, b) => sameJson(a, b) === byText(a, b)), { numRuns: 500 });
-    fc.assert(fc.property(json, (a) => sameJson(a, shuffled(a)) && sameJson(shuffled(a), a)), { numRuns: 300 });
-  });
-
-  it('members set to undefined count as absent, key order does not count, arrays keep their order', () => {
-    assert.ok(sameJson({ a: 1, b: undefined }, { a: 1 }));
-    assert.ok(sameJson({ a: 1 }, { c: undefined, a: 1 }));
-    assert.ok(sameJson({ x: { p: 1, q: [1, { r: 2, s: 3 }] } }, { x: { q: [1, { s: 3, r: 2 }], p: 1 } }));
-    assert.ok(!sameJson([1, 2], [2, 1]));
-    assert.ok(!sameJson({ a: 1 }, { a: 1, b: null }));
-    assert.ok(!sameJson({ a: [] }, { a: {} }));
-    assert.ok(!sameJson(null, {}));
-    assert.ok(!sameJson('1', 1));
-  });
-
+describe('specChanged', () => {
   it('specChanged looks past metadata, status, apiVersion and kind only', () => {
     const base = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a' }, spec: { n: 1 }, data: { k: 'v' } };
     assert.equal(specChanged({ ...base, metadata: { name: 'a', labels: { l: '1' } }, status: { ok: true } }, base), false);
