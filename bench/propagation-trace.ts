@@ -6,7 +6,7 @@
 // Applied), its member copies (first and last), the binding's FullyApplied.
 // A diagnostic for engine work, not a suite: prints percentiles, writes nothing.
 import { readdirSync, readlinkSync } from 'node:fs';
-import { cpuSeconds } from './process-cpu.ts';
+import { cpuMeter } from './process-cpu.ts';
 import { tmpdir } from 'node:os';
 import { percentile } from './stats.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
@@ -86,9 +86,7 @@ try {
   const written = new Map<string, number>();
   const names = Array.from({ length: count }, (_, i) => `trace-${String(i).padStart(5, '0')}`);
   const pids = { engine: p.stack.gateway.pid, host: p.stack.upstream.process.pid, members: p.members.map((m) => m.target.process.pid) };
-  const cpuOf = (): { engine: number; host: number; members: number } =>
-    ({ engine: cpuSeconds(pids.engine), host: cpuSeconds(pids.host), members: pids.members.reduce((n, pid) => n + cpuSeconds(pid), 0) });
-  const cpuBefore = cpuOf();
+  const cpu = cpuMeter({ engine: [pids.engine], host: [pids.host], members: pids.members });
   const socketsBefore = socketCount(pids.engine);
   const start = nowMs();
   const inflight: Array<Promise<void>> = [];
@@ -104,7 +102,7 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   await new Promise((r) => setTimeout(r, 2000)); // late status writes
-  const cpuAfter = cpuOf();
+  const used = cpu.read();
   const socketsAfter = socketCount(pids.engine);
   const wall = (nowMs() - start) / 1000;
   const rows: Array<[string, number[]]> = [];
@@ -140,7 +138,7 @@ try {
   }
   process.stdout.write(`last member applied by write time (2 s windows, p50/max ms): ${[...windows].map(([w, xs]) => `${w * 2}s ${percentile(xs, 50).toFixed(0)}/${Math.max(...xs).toFixed(0)}`).join(', ')}\n`);
   const avg = (xs: number[]): string => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
-  process.stdout.write(`CPU over ${wall.toFixed(0)} s (writes + drain): engine ${(cpuAfter.engine - cpuBefore.engine).toFixed(1)} s, host ${(cpuAfter.host - cpuBefore.host).toFixed(1)} s, members ${(cpuAfter.members - cpuBefore.members).toFixed(1)} s\n`);
+  process.stdout.write(`CPU over ${wall.toFixed(0)} s (writes + drain): engine ${(used.engine ?? 0).toFixed(1)} s, host ${(used.host ?? 0).toFixed(1)} s, members ${(used.members ?? 0).toFixed(1)} s\n`);
   process.stdout.write(`engine sockets: ${socketsBefore} before the writes, ${socketsAfter} after\n`);
   process.stdout.write(`events per template: binding ${avg(counts('binding events'))}, work ${avg(counts('work events'))}, work ADDED ${avg(counts('work created'))}\n`);
 } finally {

@@ -12,7 +12,6 @@
 // copies. Every member object is checked on the member itself.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { KubeObject } from '../../src/core/types.ts';
 import { eventually } from '../helpers/poll.ts';
 import { usePropagationEnv } from '../helpers/propagation-env.ts';
@@ -381,14 +380,7 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
 
   it('deleting a Tenant removes its cluster-scoped copies from the members', async () => {
     assert.ok(await onMember('member2', clusterRolePath(globexId, 'reader')));
-    const host = createUpstream({ path: env.up().adminKubeconfigPath });
-    try {
-      const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/globex');
-      assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);
-      await eventually(async () => (await host.request('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/globex')).status === 404, 'the Tenant gone', { timeoutMs: 30_000 });
-    } finally {
-      host.close();
-    }
+    await env.deleteTenant('globex', 30_000);
     assert.equal(await onMember('member2', clusterRolePath(globexId, 'reader')), undefined);
   });
 });

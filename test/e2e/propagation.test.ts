@@ -8,7 +8,6 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { KubeList, KubeObject } from '../../src/core/types.ts';
 import { eventually } from '../helpers/poll.ts';
 import { usePropagationEnv } from '../helpers/propagation-env.ts';
@@ -127,14 +126,7 @@ describe('propagation to member clusters, Karmada quick start', { timeout: 150_0
 
   it('deleting the Tenant removes its copies and namespaces from the members', async () => {
     assert.ok(await onMember('member1', 'web'), 'web is on member1 before');
-    const host = createUpstream({ path: env.up().adminKubeconfigPath });
-    try {
-      const res = await host.request('DELETE', '/apis/tenancy.warren.dev/v1alpha1/tenants/acme');
-      assert.ok(res.status === 200 || res.status === 202, `delete tenant: ${res.status}`);
-      await eventually(async () => (await host.request('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/acme')).status === 404, 'the Tenant gone', { timeoutMs: 60_000 });
-    } finally {
-      host.close();
-    }
+    await env.deleteTenant('acme', 60_000);
     assert.equal(await onMember('member1', 'web'), undefined);
     const namespaces = await members.member1!.request<KubeList>('GET', '/api/v1/namespaces');
     const live = namespaces.body.items.filter((n) => (n.metadata.name ?? '').startsWith(`${acmeId}-`) && !n.metadata.deletionTimestamp);

@@ -13,6 +13,7 @@ import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
 import { freePortBase } from '../fixtures/up/warren-up-process.ts';
 import { kubectl, type KubectlResult } from './kubectl.ts';
+import { eventually } from './poll.ts';
 
 const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 
@@ -31,6 +32,8 @@ export interface PropagationEnv {
   as(tenant: string): (...args: string[]) => Promise<string>;
   /** Writes `text` to `file` under root and `kubectl apply`s it as the tenant. */
   apply(tenant: string, text: string, file: string): Promise<void>;
+  /** Deletes the Tenant on the host, as a platform admin, and waits until it is gone. */
+  deleteTenant(tenant: string, timeoutMs: number): Promise<void>;
 }
 
 export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): PropagationEnv {
@@ -75,6 +78,17 @@ export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): P
       const path = join(root, file);
       writeFileSync(path, text);
       await as(tenant)('apply', '-f', path);
+    },
+    async deleteTenant(tenant, timeoutMs) {
+      const host = createUpstream({ path: this.up().adminKubeconfigPath });
+      const path = `/apis/tenancy.warren.dev/v1alpha1/tenants/${tenant}`;
+      try {
+        const res = await host.request('DELETE', path);
+        assert.ok(res.status === 200 || res.status === 202, `delete tenant ${tenant}: ${res.status}`);
+        await eventually(async () => (await host.request('GET', path)).status === 404, `the Tenant ${tenant} gone`, { timeoutMs });
+      } finally {
+        host.close();
+      }
     },
   };
 }
