@@ -1,11 +1,12 @@
 // Runs the test tiers with Node's own test runner (through tsx for TypeScript).
-// Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|faults|load ...]; no argument runs every tier.
+// Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
+// no argument runs every tier but `real` (a real kube-apiserver; .ci/run runs it after).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const tiers = process.argv.slice(2);
-const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e', 'faults', 'load'];
+const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e', 'adversarial', 'faults', 'load'];
 
 function findTests(dir) {
   if (!existsSync(dir)) return [];
