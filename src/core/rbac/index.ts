@@ -16,3 +16,8 @@ export { aggregateClusterRoles } from './aggregation.ts';
 export { defaultClusterRoleBindings, defaultClusterRoles } from './default-roles.ts';
 export { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, serviceAccountUsername, withAuthenticatedGroup } from './subjects.ts';
 export { ruleAllows } from './rule-matching.ts';
+export type { BindingResource, BindingWrite, RbacWriteResource, RoleResource, RoleWrite } from './escalation.ts';
+export { checkBindingWrite, checkRoleWrite, confirmNoEscalation, FULL_AUTHORITY, RBAC_WRITE_RESOURCES, rulesFor } from './escalation.ts';
+export type { CoverResult } from './covers.ts';
+export { breakdownRule, covers, ruleCovers } from './covers.ts';
+export { compactRules, compactString, describeMissing } from './rule-strings.ts';
