@@ -9,7 +9,7 @@ import {
   authorize, buildPolicyIndex, checkBindingWrite, checkRoleWrite,
   type AuthorizationAttributes, type ClusterRole, type PolicyRule, type PolicySnapshot, type Subject, type UserInfo,
 } from '../../../../src/core/rbac/index.ts';
-import { clusterRole, clusterRoleBinding, request, role, roleBinding, snapshot, user } from './rbac-fixtures.ts';
+import { clusterRole, clusterRoleBinding, request, role, roleBinding, user } from './rbac-fixtures.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const NAMESPACES = ['a', 'b'];
