@@ -21,3 +21,5 @@ export { checkBindingWrite, checkRoleWrite, confirmNoEscalation, FULL_AUTHORITY,
 export type { CoverResult } from './covers.ts';
 export { breakdownRule, covers, ruleCovers } from './covers.ts';
 export { compactRules, compactString, describeMissing } from './rule-strings.ts';
+export type { ImpersonatedUser, ImpersonationRequest } from './impersonation.ts';
+export { impersonate, impersonationChecks, impersonationRequestOf, splitServiceAccountUsername } from './impersonation.ts';
