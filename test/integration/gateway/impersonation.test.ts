@@ -86,8 +86,12 @@ describe('impersonation through the gateway (kubectl --as)', { timeout: 180_000 
     refused(await admin(['get', 'ns', '--as=system:admin', '--as-group=system:masters']),
       'namespaces is forbidden: User "system:admin" cannot list resource "namespaces" in API group "" at the cluster scope');
     // globex's admin may impersonate anyone in globex: acme's objects stay out of reach.
-    const b = await h.http('globex', 'admin').get('/api/v1/namespaces/web/pods', { 'Impersonate-User': 'admin' });
+    assert.equal((await h.http('acme', 'admin').post('/api/v1/namespaces/web/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'acme-only' }, data: { v: 'A-MARKER' } })).status, 201);
+    const b = await h.http('globex', 'admin').get('/api/v1/namespaces/web/configmaps/acme-only', { 'Impersonate-User': 'admin' });
     assert.equal(b.status, 404, b.text);
+    const list = await h.http('globex', 'admin').get('/api/v1/configmaps', { 'Impersonate-User': 'admin', 'Impersonate-Group': 'system:masters' });
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.text.includes('A-MARKER'), false);
   });
 
   it('adversarial: an exec upgrade goes through the same filter (refused before any upgrade)', async () => {
@@ -106,6 +110,16 @@ describe('impersonation through the gateway (kubectl --as)', { timeout: 180_000 
     const asViewer = await open({ 'Impersonate-User': 'viewer' });
     assert.equal(asViewer.status, 403);
     assert.match(asViewer.body.message, /User "viewer" cannot create resource "pods\/exec"/);
+  });
+
+  it('roleRef is immutable: changing it on update is kube\'s 422, in tenant terms', async () => {
+    const a = h.http('acme', 'admin');
+    const rb = (name: string) => ({ apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'fixed', namespace: 'web' }, subjects: [{ kind: 'User', apiGroup: RBAC, name: 'dev' }], roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name } });
+    assert.equal((await a.post(`/apis/${RBAC}/v1/namespaces/web/rolebindings`, rb('view'))).status, 201);
+    const r = await a.request('PUT', `/apis/${RBAC}/v1/namespaces/web/rolebindings/fixed`, { body: rb('edit') });
+    assert.equal(r.status, 422, r.text);
+    assert.match(r.body.message, /cannot change roleRef/);
+    assert.equal(r.text.includes('acme01-'), false, r.text);
   });
 
   it('the RBAC objects the test wrote are the tenant\'s own (sanity: visible to its admin)', async () => {
