@@ -70,6 +70,16 @@ describe('impersonation through the gateway (kubectl --as)', { timeout: 180_000 
       'serviceaccounts "default" is forbidden: User "dev" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "web"');
   });
 
+  it('--as-group honoured once granted: auth can-i answers for the impersonated groups', async () => {
+    ok(await admin(['create', 'clusterrole', 'impersonate-readers', '--verb=impersonate', '--resource=groups', '--resource-name=readers']), 'create clusterrole');
+    ok(await admin(['create', 'clusterrolebinding', 'dev-impersonates-readers', '--clusterrole=impersonate-readers', '--user=dev']), 'create crb');
+    ok(await admin(['create', 'role', 'cm-reader', '-n', 'web', '--verb=get', '--resource=configmaps']), 'create role');
+    ok(await admin(['create', 'rolebinding', 'readers-read', '-n', 'web', '--role=cm-reader', '--group=readers']), 'create rolebinding');
+    const canI = async (...extra: string[]) => (await dev(['auth', 'can-i', 'get', 'configmaps', '-n', 'web', '--as=viewer', ...extra])).stdout.trim();
+    await eventually(async () => (await canI('--as-group=readers')) === 'yes', 'the group grant to reach the gateway', { timeoutMs: 15_000, intervalMs: 200 });
+    assert.equal(await canI(), 'no');
+  });
+
   it('a group without a user is a 400', async () => {
     const r = await h.http('acme', 'dev').get('/api/v1/namespaces/web/pods', { 'Impersonate-Group': 'admins' });
     assert.equal(r.status, 400, r.text);
