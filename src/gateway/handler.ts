@@ -6,6 +6,9 @@
 //     kube-apiserver does, and before authentication so probes never need one.
 //  4. authenticate: certificate or bearer token → tenant, user, groups; the
 //     tenant must exist and the credential must postdate its revocation point.
+//     Then impersonation (Impersonate-*, kept aside by step 2): honoured inside
+//     the tenant when its RBAC allows `impersonate`, as kube does; every later
+//     step, upgrades included, sees the impersonated identity.
 //  4½. fairness: the tenant's share of seats and its bounded queue (429 beyond);
 //     as soon as the tenant is known, so a refusal costs no parsing, RBAC or
 //     translation (a flooding tenant must not buy CPU with refusals), and
@@ -44,6 +47,7 @@ import type { OpenApiService } from './answered/openapi.ts';
 import { sendGatewayError, sendJsonBody } from './respond.ts';
 import type { Forwarder } from './forward/forwarder.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
+import { withImpersonation } from './authn/impersonation.ts';
 import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from './tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
@@ -210,7 +214,9 @@ async function authenticateTenant(deps: GatewayDeps, req: IncomingMessage, noteT
   if (scopedTo !== undefined && scopedTo !== identity.tenantId) throw new ApiError('NotFound', 'the server could not find the requested resource');
   const tenant = deps.tenants.byId(identity.tenantId);
   if (!tenant) throw new ApiError('Unauthorized', 'Unauthorized');
-  return { identity, tenant };
+  // 4¼. impersonation: once the caller's tenant is known, before anything decides on the identity.
+  const acting = await withImpersonation({ policyFor: (id) => deps.policies.indexFor(id), ...(deps.rbacCatchUp ? { rbacCatchUp: deps.rbacCatchUp } : {}) }, req, identity);
+  return { identity: acting, tenant };
 }
 
 /** Steps 5–7: parse, authorize, admit. */

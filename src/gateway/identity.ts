@@ -12,6 +12,16 @@ export interface Identity {
   via: 'certificate' | 'token';
   /** When the credential was issued (certificate notBefore, JWT iat): checked against the tenant's revocation point. */
   issuedAt: Date;
+  /** Set by impersonation: the UID asked for with Impersonate-Uid. */
+  uid?: string;
+  /** Set by impersonation: Impersonate-Extra-* values, by lower-cased key. */
+  extra?: Record<string, string[]>;
+  /**
+   * Set when the request runs as an impersonated identity: who authenticated and asked
+   * for it (same tenant, always). Every decision uses the impersonated identity; the
+   * audit log names both, as kube's does (user and impersonatedUser).
+   */
+  impersonatedBy?: { user: string; groups: string[] };
 }
 
 const identities = new WeakMap<IncomingMessage, Identity>();

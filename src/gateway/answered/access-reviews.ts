@@ -1,5 +1,7 @@
 // SelfSubjectAccessReview and SelfSubjectRulesReview, answered from the tenant's
 // RBAC so `kubectl auth can-i` (and `--list`) tell the truth about the gateway.
+// The identity is the acting one: with `--as`/`--as-group` it is the impersonated
+// identity (authn/impersonation.ts ran first), so the answer is about that user, as in kube.
 import type { IncomingMessage } from 'node:http';
 import { badRequest, methodNotAllowed } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';

@@ -3,9 +3,18 @@
 // honoured by the upstream, which trusts Warren's own credential, and
 // `X-Remote-*` is the request-header authenticator's channel (User, Group,
 // Extra-*). Warren sets its own attribution headers later, after authorization.
+// The Impersonate-* lines are kept aside (never on the request again), so the
+// impersonation filter can judge them once the caller is authenticated.
 import type { IncomingMessage } from 'node:http';
 
 const FORBIDDEN_PREFIXES = ['impersonate-', 'x-remote-'];
+
+const impersonation = new WeakMap<IncomingMessage, Array<[string, string]>>();
+
+/** The Impersonate-* header lines the client sent, [name, value] in arrival order (empty if none). */
+export function impersonationHeadersOf(req: IncomingMessage): ReadonlyArray<readonly [string, string]> {
+  return impersonation.get(req) ?? [];
+}
 
 export function isIdentityHeader(name: string): boolean {
   const lower = name.toLowerCase();
@@ -29,13 +38,16 @@ export function stripIdentityHeaders(req: IncomingMessage): string[] {
     }
   }
   const removed: string[] = [];
+  const asked: Array<[string, string]> = [];
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     const name = raw[i];
     if (name !== undefined && isIdentityHeader(name)) {
       removed.push(name.toLowerCase());
+      if (name.toLowerCase().startsWith('impersonate-')) asked.push([name, raw[i + 1] ?? '']);
       raw.splice(i, 2);
     }
   }
+  if (asked.length > 0) impersonation.set(req, [...(impersonation.get(req) ?? []), ...asked.reverse()]);
   return [...new Set(removed)].reverse();
 }

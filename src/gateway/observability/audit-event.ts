@@ -15,6 +15,8 @@ export interface AuditEvent {
   requestURI: string;
   verb: string;
   user: { username: string; groups: string[]; extra?: Record<string, string[]> };
+  /** Present when the request ran as an impersonated identity; `user` is then who asked for it, as in kube. */
+  impersonatedUser?: { username: string; groups: string[]; extra?: Record<string, string[]> };
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: { resource?: string; namespace?: string; name?: string; apiGroup?: string; apiVersion?: string; subresource?: string };
@@ -29,7 +31,7 @@ export interface AuditFacts {
   requestURI: string;
   method: string;
   info: RequestInfo | undefined;
-  user: { tenantId: string; name: string; groups: string[] } | undefined;
+  user: { tenantId: string; name: string; groups: string[]; impersonatedBy?: { user: string; groups: string[] } } | undefined;
   sourceIP: string | undefined;
   userAgent: string | undefined;
   code: number;
@@ -56,9 +58,11 @@ function objectRefOf(info: RequestInfo): AuditEvent['objectRef'] {
 const micro = (at: Date): string => at.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
 export function buildAuditEvent(facts: AuditFacts): AuditEvent {
-  const user = facts.user
-    ? { username: facts.user.name, groups: [...facts.user.groups], extra: { [TENANT_EXTRA]: [facts.user.tenantId] } }
-    : { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+  const by = facts.user?.impersonatedBy;
+  const acting = facts.user ? { username: facts.user.name, groups: [...facts.user.groups], extra: { [TENANT_EXTRA]: [facts.user.tenantId] } } : undefined;
+  const user = by && facts.user
+    ? { username: by.user, groups: [...by.groups], extra: { [TENANT_EXTRA]: [facts.user.tenantId] } }
+    : acting ?? { username: 'system:anonymous', groups: ['system:unauthenticated'] };
   const event: AuditEvent = {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
@@ -73,6 +77,7 @@ export function buildAuditEvent(facts: AuditFacts): AuditEvent {
     requestReceivedTimestamp: micro(facts.received),
     stageTimestamp: micro(facts.completed),
   };
+  if (by && acting) event.impersonatedUser = acting;
   if (facts.userAgent) event.userAgent = facts.userAgent;
   if (facts.info?.isResourceRequest) event.objectRef = objectRefOf(facts.info);
   if (facts.code >= 400) event.responseStatus.status = 'Failure';

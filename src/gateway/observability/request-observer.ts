@@ -61,7 +61,7 @@ export function createRequestObserver(deps: { metrics?: GatewayMetrics | undefin
         });
         audit?.write(buildAuditEvent({
           auditID, requestURI, method, info, code, received, completed: new Date(),
-          user: identity ? { tenantId: identity.tenantId, name: identity.user, groups: identity.groups } : undefined,
+          user: identity ? { tenantId: identity.tenantId, name: identity.user, groups: identity.groups, ...(identity.impersonatedBy ? { impersonatedBy: identity.impersonatedBy } : {}) } : undefined,
           sourceIP: req.socket.remoteAddress, userAgent: req.headers['user-agent'],
         }), identity?.tenantId);
       });

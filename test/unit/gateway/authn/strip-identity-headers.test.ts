@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import fc from 'fast-check';
-import { isIdentityHeader, stripIdentityHeaders } from '../../../../src/gateway/authn/strip-identity-headers.ts';
+import { impersonationHeadersOf, isIdentityHeader, stripIdentityHeaders } from '../../../../src/gateway/authn/strip-identity-headers.ts';
 
 /** A request as Node's parser leaves it: raw lines recorded, `headers` not built yet. */
 function parsed(raw: string[]): IncomingMessage {
@@ -32,6 +32,14 @@ describe('stripIdentityHeaders', () => {
       assert.deepEqual(req.rawHeaders, ['Accept', 'application/json']);
     });
   }
+
+  it('keeps the Impersonate-* lines aside, in order, for the impersonation filter; X-Remote-* are dropped outright', () => {
+    const req = parsed(['Impersonate-User', 'alice', 'X-Remote-User', 'admin', 'Impersonate-Group', 'g1', 'impersonate-group', 'g2', 'Accept', 'a']);
+    stripIdentityHeaders(req);
+    assert.deepEqual(impersonationHeadersOf(req), [['Impersonate-User', 'alice'], ['Impersonate-Group', 'g1'], ['impersonate-group', 'g2']]);
+    assert.deepEqual(req.rawHeaders, ['Accept', 'a']);
+    assert.deepEqual(impersonationHeadersOf(parsed(['Accept', 'a'])), []);
+  });
 
   it('also cleans header bags that were built before it ran', () => {
     const req = parsed(['X-Remote-User', 'admin', 'Host', 'h']);

@@ -25,6 +25,15 @@ describe('buildAuditEvent', () => {
     });
   });
 
+  it('an impersonated request names who asked (user) and who it ran as (impersonatedUser), as kube does', () => {
+    const event = buildAuditEvent({
+      auditID: 'x', requestURI: '/api/v1/namespaces/web/pods', method: 'GET', info: undefined, code: 200, sourceIP: undefined, userAgent: undefined, received: at, completed: at,
+      user: { tenantId: 'acme01', name: 'viewer', groups: ['system:authenticated'], impersonatedBy: { user: 'dev', groups: ['devs'] } },
+    });
+    assert.deepEqual(event.user, { username: 'dev', groups: ['devs'], extra: { 'warren.dev/tenant': ['acme01'] } });
+    assert.deepEqual(event.impersonatedUser, { username: 'viewer', groups: ['system:authenticated'], extra: { 'warren.dev/tenant': ['acme01'] } });
+  });
+
   it('an unauthenticated request is system:anonymous, a non-resource one has no objectRef', () => {
     const event = buildAuditEvent({ auditID: 'x', requestURI: '/api', method: 'GET', info: undefined, code: 401, user: undefined, sourceIP: undefined, userAgent: undefined, received: at, completed: at });
     assert.deepEqual(event.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
