@@ -273,14 +273,14 @@ data: { a: b }
       spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: `${globexId}-default`, name: 'unclaimed' }, clusters: [{ name: 'member1' }] },
     });
     assert.equal(hand.status, 201, JSON.stringify(hand.body));
-    // The engine says so on the binding (an event in globex's terms) and writes nothing to member1.
+    // Nothing lands on member1 (checked once the engine has handled globex's later changes), and the binding says why.
+    await engineCaughtUp();
+    await nothingOfGlobexOnMember1();
     await eventually(async () => {
       const out = await globex('get', 'events', '-n', 'default', '-o', 'json');
       const items = (JSON.parse(out) as { items: Array<{ reason: string; message: string; involvedObject: { name: string } }> }).items;
       return items.some((e) => e.reason === 'ClusterNotAllowed' && e.involvedObject.name === 'unclaimed-configmap' && /member1 is not one of the tenant's clusters/.test(e.message)) ? items : undefined;
     }, 'ClusterNotAllowed on the hand-written binding');
-    await engineCaughtUp();
-    await nothingOfGlobexOnMember1();
     assert.ok(await onMember('member2', `/apis/apps/v1/namespaces/${globexId}-default/deployments/web`), 'globex keeps its own deployment on member2');
     await acmeIntact();
   });
