@@ -237,6 +237,7 @@ spec:
     });
     assert.equal(rb.status, 201, JSON.stringify(rb.body));
     // Works in globex's execution spaces labelled with those bindings' permanent-ids (labels are no proof).
+    const forgedWorks: string[] = [];
     for (const [b, m] of [[crb.body, 'member2'], [rb.body, 'member2'], [crb.body, 'member1']] as const) {
       await host!.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${globexId}-karmada-es-${m}`, labels: label } });
       const w = await host!.request('POST', `/apis/work.karmada.io/v1alpha1/namespaces/${globexId}-karmada-es-${m}/works`, {
@@ -245,6 +246,7 @@ spec:
         spec: { workload: { manifests: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${acmeId}-prod` } }] } },
       });
       assert.equal(w.status, 201, JSON.stringify(w.body));
+      forgedWorks.push(`/apis/work.karmada.io/v1alpha1/namespaces/${globexId}-karmada-es-${m}/works/${(w.body as KubeObject).metadata.name ?? ''}`);
     }
     // Delete both: the engine handles their finalizer (it is the only one who removes it) without touching members.
     for (const path of [`${crbPath}/${globexId}-evil-namespace`, `${rbPath}/evil-namespace`]) {
@@ -253,6 +255,8 @@ spec:
       await eventually(async () => (await host!.request('GET', path)).status === 404, `${path} released by the engine`);
     }
     await engineCaughtUp();
+    // The engine did not act on Works it did not write: they are still there, as forged.
+    for (const path of forgedWorks) assert.equal((await host!.request('GET', path)).status, 200, `${path} left alone`);
     await acmeIntact();
     await nothingOfGlobexOnMember1();
   });

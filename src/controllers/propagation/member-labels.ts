@@ -9,6 +9,8 @@ export const CLUSTER_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/per
 export const CLUSTER_BINDING_NAME_ANNOTATION = 'clusterresourcebinding.karmada.io/name';
 export const WORK_NAME_ANNOTATION = 'work.karmada.io/name';
 export const WORK_NAMESPACE_ANNOTATION = 'work.karmada.io/namespace';
+/** On a Work: the uid of the binding the engine wrote it for. Only the engine writes Works (ADR 19), so this marks its own. */
+export const WORK_CREATOR_ANNOTATION = 'propagation.warren.dev/binding-uid';
 /** Holds member objects until the engine has removed them (binding deletion). */
 export const BINDING_FINALIZER = 'warren.dev/propagation';
 /** The policy that claimed a template, on its binding (Karmada's label keys). */

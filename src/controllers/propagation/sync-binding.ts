@@ -28,7 +28,7 @@ import { inTenantSpace, ownedByBinding } from '../../core/propagation/trust/memb
 import { notAllowedMessage, splitTargets } from '../../core/propagation/trust/allowed-targets.ts';
 import { scopeRbacForMember } from '../../core/propagation/trust/member-rbac.ts';
 import { resolveTenantClusters } from '../../core/propagation/tenant-clusters.ts';
-import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
+import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_CREATOR_ANNOTATION, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
 import { isNamespaceRow, namespacedPath, type TemplateResource } from './template-resources.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
@@ -236,7 +236,9 @@ async function writeWork(ctx: EngineContext, tenantId: string, space: string, wN
   marks: { labels: Record<string, string>; annotations: Record<string, string> }, binding: ResourceBinding, suspended: boolean): Promise<Work> {
   const upstreamSpace = toUpstreamNamespace(tenantId, space);
   await ensureExecutionSpace(ctx.upstream, upstreamSpace, tenantId);
-  return ensureWork(ctx, buildWork(wName, upstreamSpace, manifest, { tenantLabel: { [TENANT_LABEL]: tenantId }, ...marks }, {
+  // The creator mark: Works are read-only to tenants (ADR 19), so only the engine writes this annotation.
+  const workMarks = { tenantLabel: { [TENANT_LABEL]: tenantId }, labels: marks.labels, annotations: { ...marks.annotations, [WORK_CREATOR_ANNOTATION]: binding.metadata.uid ?? '' } };
+  return ensureWork(ctx, buildWork(wName, upstreamSpace, manifest, workMarks, {
     suspendDispatching: suspended, preserveResourcesOnDeletion: binding.spec.preserveResourcesOnDeletion === true,
   }));
 }
@@ -269,9 +271,13 @@ interface RemovalScope {
   workName: string;
 }
 
-/** A Work in the tenant's execution space for some cluster, at the name the engine gives this binding's Works. */
+/**
+ * A Work the engine wrote for this binding: its creator mark (not the permanent-id label, which says nothing
+ * about who wrote it), in the tenant's execution space for some cluster, at the name the engine gives it.
+ */
 function isSlotOf(scope: RemovalScope, work: Work): boolean {
-  return work.metadata.name === scope.workName && work.metadata.labels?.[TENANT_LABEL] === scope.tenantId && clusterOfWork(scope.tenantId, work) !== undefined;
+  return scope.uid !== '' && work.metadata.annotations?.[WORK_CREATOR_ANNOTATION] === scope.uid && work.metadata.name === scope.workName
+    && work.metadata.labels?.[TENANT_LABEL] === scope.tenantId && clusterOfWork(scope.tenantId, work) !== undefined;
 }
 
 /**
