@@ -200,7 +200,7 @@ interface Condition { type: string; status: string; message?: string }
 interface Binding extends KubeObject { spec: { resource: { apiVersion: string; kind: string; namespace?: string; name: string; uid?: string } }; status?: { conditions?: Condition[] } }
 const condition = (b: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined => b.status?.conditions?.find((c) => c.type === type);
 
-describe('propagation of cluster-scoped templates and custom resources', { timeout: 120_000 }, () => {
+describe('propagation of cluster-scoped templates and custom resources', { timeout: 240_000 }, () => {
   const env = usePropagationEnv('propagation-cluster');
   const { members } = env;
   let acmeId = '';
