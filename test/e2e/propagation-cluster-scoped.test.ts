@@ -1,7 +1,7 @@
 // Cluster-scoped templates and tenants' custom resources, through the gateway
 // with real kubectl, with Karmada manifests unchanged: a ClusterPropagationPolicy
 // sends acme's ClusterRole to both members through a ClusterResourceBinding
-// (`kubectl get crb`, prefix stripped); globex's ClusterRole of the same name
+// (`kubectl get crb`, prefix stripped), and refuses its ClusterRoleBinding there (ADR 20); globex's ClusterRole of the same name
 // lands beside it on member2 without touching it, globex sees only its own
 // binding and cannot select acme's ClusterRole by any spelling; a
 // PropagationPolicy cannot select a cluster-scoped object (Karmada's detector).
@@ -200,7 +200,7 @@ interface Condition { type: string; status: string; message?: string }
 interface Binding extends KubeObject { spec: { resource: { apiVersion: string; kind: string; namespace?: string; name: string; uid?: string } }; status?: { conditions?: Condition[] } }
 const condition = (b: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined => b.status?.conditions?.find((c) => c.type === type);
 
-describe('propagation of cluster-scoped templates and custom resources', { timeout: 120_000 }, () => {
+describe('propagation of cluster-scoped templates and custom resources', { timeout: 240_000 }, () => {
   const env = usePropagationEnv('propagation-cluster');
   const { members } = env;
   let acmeId = '';
@@ -233,12 +233,15 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
     // The ClusterOverridePolicy applies to cluster-scoped templates as to any other.
     await eventually(async () => (await onMember('member1', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier === 'one', 'tier=one on member1');
     assert.equal((await onMember('member2', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier, undefined);
-    // The ClusterRoleBinding lands in the member's terms: its role and subject under the tenant prefix.
-    const bindings = await eventually(() => onAll(`/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${acmeId}-reader-binding`), 'reader-binding on both members');
-    for (const b of bindings as Array<KubeObject & { roleRef: { name: string }; subjects: Array<{ name: string; namespace: string }> }>) {
-      assert.equal(b.roleRef.name, `${acmeId}-reader`);
-      assert.deepEqual(b.subjects.map((x) => `${x.namespace}/${x.name}`), [`${acmeId}-default/robot`]);
-    }
+    // A ClusterRoleBinding is refused on the members (ADR 20: a cluster-wide grant there would reach other
+    // tenants' namespaces): nothing lands, and its binding says why, in tenant terms.
+    const refused = await eventually(async () => {
+      const b = JSON.parse(await acme('get', 'crb', 'reader-binding-clusterrolebinding', '-o', 'json')) as Binding;
+      return condition(b, 'FullyApplied')?.status === 'False' ? b : undefined;
+    }, 'reader-binding-clusterrolebinding FullyApplied False');
+    assert.match(condition(refused, 'FullyApplied')?.message ?? '', /ClusterRoleBindings are not propagated to member clusters/);
+    assert.doesNotMatch(JSON.stringify(refused), new RegExp(acmeId), 'the tenant sees no prefix');
+    for (const m of MEMBERS) assert.equal(await onMember(m, `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${acmeId}-reader-binding`), undefined, `no ClusterRoleBinding on ${m}`);
     const crb = await eventually(async () => {
       const b = JSON.parse(await acme('get', 'crb', 'reader-clusterrole', '-o', 'json')) as Binding;
       return condition(b, 'FullyApplied')?.status === 'True' ? b : undefined;

@@ -9,6 +9,7 @@ import type { KubeList, KubeObject } from '../../src/core/types.ts';
 import type { ResourceBinding } from '../../src/core/propagation/karmada-types.ts';
 import { eventually } from '../helpers/poll.ts';
 import { usePropagationEnv } from '../helpers/propagation-env.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
 
 
 const deployment = `apiVersion: apps/v1
@@ -93,7 +94,18 @@ describe('per-cluster replica limits and Fresh rescheduling', { timeout: 150_000
     // passes it (Karmada's rule too). Wait until a whole second after lastScheduledTime has begun.
     while (Date.now() < last + 1000) await new Promise((r) => setTimeout(r, 50));
     const trigger = new Date(Date.now()).toISOString().replace(/\.\d+Z$/, 'Z');
-    await acme('patch', 'resourcebinding', 'web-deployment', '--type', 'merge', '-p', JSON.stringify({ spec: { rescheduleTriggeredAt: trigger } }));
+    // Bindings are the engine's (ADR 19): the tenant may not set the trigger; the platform (a rebalancer) does, upstream.
+    const patch = JSON.stringify({ spec: { rescheduleTriggeredAt: trigger } });
+    const refused = await run('patch', 'resourcebinding', 'web-deployment', '--type', 'merge', '-p', patch);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /Forbidden|forbidden.*managed by the propagation engine/);
+    const host = createUpstream({ path: env.up().adminKubeconfigPath });
+    try {
+      const res = await host.request('PATCH', `/apis/work.karmada.io/v1alpha2/namespaces/${env.idOf('acme')}-default/resourcebindings/web-deployment`, JSON.parse(patch), { 'Content-Type': 'application/merge-patch+json' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    } finally {
+      host.close();
+    }
     await spreadIs({ member1: 3, member2: 3 });
     // The status write (lastScheduledTime) follows the spec write the members already acted on.
     const fresh = await eventually(async () => {

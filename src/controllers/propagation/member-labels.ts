@@ -1,8 +1,7 @@
 // Labels and annotations the engine puts on what it applies to members, with
 // Karmada's keys where Karmada has one, so tools that know Karmada read them.
-export const MANAGED_LABEL = 'karmada.io/managed';
-/** The binding's uid: survives renames of nothing, and fits a label value (names may not). */
-export const PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
+// MANAGED_LABEL and PERMANENT_ID_LABEL live in core: the pure ownership rules read them (core/propagation/trust).
+export { MANAGED_LABEL, PERMANENT_ID_LABEL } from '../../core/propagation/marks.ts';
 export const BINDING_NAME_ANNOTATION = 'resourcebinding.karmada.io/name';
 export const BINDING_NAMESPACE_ANNOTATION = 'resourcebinding.karmada.io/namespace';
 /** A ClusterResourceBinding's (Karmada's keys); its objects carry PERMANENT_ID_LABEL as well, which the engine routes by. */
@@ -10,6 +9,8 @@ export const CLUSTER_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/per
 export const CLUSTER_BINDING_NAME_ANNOTATION = 'clusterresourcebinding.karmada.io/name';
 export const WORK_NAME_ANNOTATION = 'work.karmada.io/name';
 export const WORK_NAMESPACE_ANNOTATION = 'work.karmada.io/namespace';
+/** On a Work: the uid of the binding the engine wrote it for. Only the engine writes Works (ADR 19), so this marks its own. */
+export const WORK_CREATOR_ANNOTATION = 'propagation.warren.dev/binding-uid';
 /** Holds member objects until the engine has removed them (binding deletion). */
 export const BINDING_FINALIZER = 'warren.dev/propagation';
 /** The policy that claimed a template, on its binding (Karmada's label keys). */

@@ -11,7 +11,10 @@ import { statusError } from '../../kube/status-error.ts';
 import type { EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import { MANAGED_LABEL } from './member-labels.ts';
+import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts';
 import { allNamespacesPath, isNamespaceRow, TEMPLATE_RESOURCES } from './template-resources.ts';
+
+const NAMESPACE_ROW = { group: '', kind: 'Namespace', clusterScoped: true } as const;
 
 export async function purgeTenantFromMembers(informers: EngineInformers, members: MemberPool, tenantId: string, log: (line: string) => void): Promise<void> {
   for (const cluster of informers.clusters.store.values()) {
@@ -25,7 +28,8 @@ export async function purgeTenantFromMembers(informers: EngineInformers, members
     const selector = encodeURIComponent(`${TENANT_LABEL}=${tenantId}`);
     const res = await client.request<KubeList>('GET', `/api/v1/namespaces?labelSelector=${selector}`);
     if (res.status !== 200) throw statusError(res.status, res.body);
-    for (const ns of res.body.items) {
+    // The label alone is no proof (ADR 19): a namespace goes only if its name is the tenant's too.
+    for (const ns of res.body.items.filter((n) => inTenantSpace(tenantId, NAMESPACE_ROW, n))) {
       const del = await client.request('DELETE', `/api/v1/namespaces/${encodeURIComponent(ns.metadata.name ?? '')}`);
       if (del.status !== 200 && del.status !== 202 && del.status !== 404) throw statusError(del.status, del.body);
     }
@@ -33,7 +37,7 @@ export async function purgeTenantFromMembers(informers: EngineInformers, members
     for (const row of TEMPLATE_RESOURCES.filter((r) => r.clusterScoped && !isNamespaceRow(r))) {
       const list = await client.request<KubeList>('GET', `${allNamespacesPath(row)}?labelSelector=${managed}`);
       if (list.status !== 200) throw statusError(list.status, list.body);
-      for (const obj of list.body.items) {
+      for (const obj of list.body.items.filter((o) => inTenantSpace(tenantId, row, o))) {
         const del = await client.request('DELETE', `${allNamespacesPath(row)}/${encodeURIComponent(obj.metadata.name ?? '')}`);
         if (del.status !== 200 && del.status !== 202 && del.status !== 404) throw statusError(del.status, del.body);
       }

@@ -23,7 +23,12 @@ import { tenantById, type EngineContext } from './engine-context.ts';
 import { tenantContextOf, tenantViews } from './tenant-views.ts';
 import { bindingOf, ofTenant, templateOf, worksOfBinding } from './engine-informers.ts';
 import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
-import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
+import { judgeBinding, type MemberAddress } from '../../core/propagation/trust/binding-trust.ts';
+import { inTenantSpace, ownedByBinding } from '../../core/propagation/trust/member-ownership.ts';
+import { notAllowedMessage, splitTargets } from '../../core/propagation/trust/allowed-targets.ts';
+import { scopeRbacForMember } from '../../core/propagation/trust/member-rbac.ts';
+import { resolveTenantClusters } from '../../core/propagation/tenant-clusters.ts';
+import { BINDING_FINALIZER, BINDING_NAME_ANNOTATION, BINDING_NAMESPACE_ANNOTATION, CLUSTER_BINDING_NAME_ANNOTATION, CLUSTER_PERMANENT_ID_LABEL, MANAGED_LABEL, PERMANENT_ID_LABEL, WORK_CREATOR_ANNOTATION, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
 import { deleteWork, ensureExecutionSpace, ensureWork, writeWorkStatus } from './work-writes.ts';
 import { isNamespaceRow, namespacedPath, type TemplateResource } from './template-resources.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
@@ -43,13 +48,23 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     if (binding.metadata.deletionTimestamp) await releaseBinding(ctx, binding, BINDING_FINALIZER);
     return;
   }
+  // Nothing upstream is trusted (ADR 19): a binding steers member writes only if all it names is this tenant's.
+  const verdict = judgeBinding(tenantId, binding, resource);
+  if (!verdict.ok) {
+    ctx.log(`propagation: ignoring binding ${namespace ? `${namespace}/` : ''}${name} of tenant ${tenantId}: ${verdict.reason}`);
+    if (binding.metadata.deletionTimestamp) await releaseBinding(ctx, binding, BINDING_FINALIZER); // its finalizer is ours; members are not touched
+    else await ctx.events.record(binding, 'Warning', 'BindingIgnored', `The propagation engine ignores this binding: ${scrubText(tenantId, verdict.reason)}`);
+    return;
+  }
   const uid = binding.metadata.uid ?? '';
-  const works = worksOfBinding(ctx.informers, uid);
+  const scope: RemovalScope = { resource, address: verdict.address, uid, tenantId, workName: workName(resource.kind, verdict.tenantName, namespace ? toTenantNamespace(tenantId, namespace) : undefined) };
+  // Only the Works in the slots the engine writes for this binding: a label naming the binding is no proof.
+  const works = worksOfBinding(ctx.informers, uid).filter((w) => isSlotOf(scope, w));
   const clusters = new Map([...ctx.informers.clusters.store.values()].map((c) => [c.metadata.name ?? '', c]));
 
   if (binding.metadata.deletionTimestamp) {
     const preserve = binding.spec.preserveResourcesOnDeletion === true;
-    await removeFrom(ctx, [...clusters.keys()], works, resource, namespace, binding.spec.resource.name, uid, tenantId, !preserve);
+    await removeFrom(ctx, [...clusters.keys()], works, scope, !preserve);
     await releaseBinding(ctx, binding, BINDING_FINALIZER);
     return;
   }
@@ -61,7 +76,9 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   const pruned = pruneTemplate(tctx, template);
   if (!pruned) return;
 
-  const targets = clustersToPropagate(binding.spec);
+  // Applied only where the Tenant allows now, whatever spec.clusters says (checked here, not only when scheduling).
+  const allowedNames = new Set(resolveTenantClusters(tenant.spec?.clusters, [...clusters.values()]));
+  const { allowed: targets, refused } = splitTargets(clustersToPropagate(binding.spec), allowedNames);
   const evicting: TargetCluster[] = (binding.spec.gracefulEvictionTasks ?? [])
     .filter((t) => !targets.some((c) => c.name === t.fromCluster))
     .map((t) => ({ name: t.fromCluster, ...(t.replicas !== undefined ? { replicas: t.replicas } : {}) }));
@@ -80,7 +97,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     annotations: { [CLUSTER_BINDING_NAME_ANNOTATION]: name },
   };
 
-  const sync = async (target: TargetCluster): Promise<ClusterOutcome> => {
+  const sync = async (target: TargetCluster): Promise<Outcome> => {
     const cluster = clusters.get(target.name);
     const outcome = (applied: boolean, message?: string, memberObject?: KubeObject): ClusterOutcome =>
       ({ cluster: target.name, applied, ...(message ? { message } : {}), ...(memberObject ? { memberObject } : {}) });
@@ -93,7 +110,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
       return outcome(false, message(err));
     }
     const space = executionNamespace(target.name);
-    const wName = workName(resource.kind, pruned.metadata.name ?? binding.spec.resource.name, tenantNamespace || undefined); // tenant terms
+    const wName = scope.workName; // tenant terms
     // The Work is written while the member is applied to, not before: the host and the member work at once.
     const workWrite = writeWork(ctx, tenantId, space, wName, manifest, marks, binding, suspendedEverywhere || suspendedOn.has(target.name));
     workWrite.catch(() => undefined); // awaited on every path below
@@ -116,7 +133,20 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     await ctx.members.watch(cluster, resource);
     // A Namespace template gets the tenant's Pod Security labels on the member, whatever the template says.
     const memberLabels = isNamespaceRow(resource) ? { ...marks.labels, ...podSecurityLabels(tenant.spec?.podSecurity ?? 'baseline') } : marks.labels;
-    const memberObj = memberManifest(tctx, manifest, { labels: memberLabels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } });
+    const scoped = scopeRbacForMember(memberManifest(tctx, manifest, { labels: memberLabels, annotations: { ...marks.annotations, [WORK_NAME_ANNOTATION]: wName, [WORK_NAMESPACE_ANNOTATION]: space } }));
+    if (!scoped.ok) {
+      // A cluster-wide grant is refused on members (ADR 20): the Work says why, nothing is applied, and a copy an
+      // earlier engine applied goes (only if it carries this binding's marks).
+      await deleteFromMember(member, resource, { tenantId, bindingUid: uid, address: verdict.address }).catch((err: unknown) => ctx.log(`propagation: cannot remove ${resource.kind} ${verdict.address.name} from ${target.name} yet: ${message(err)}`));
+      await writeWorkApplied(ctx, await workWrite, false, 'AppliedFailed', scoped.reason, undefined, resource);
+      return { ...outcome(false, scoped.reason), permanent: true };
+    }
+    const memberObj = scoped.obj;
+    if (!inTenantSpace(tenantId, resource, memberObj, verdict.address)) {
+      // The template's own translation put it elsewhere than the binding's address: never write there.
+      await workWrite;
+      return { ...outcome(false, 'the object does not translate to the tenant\'s space on the member'), permanent: true };
+    }
     const applyKey = `${target.name}|${namespace}|${resource.kind}|${binding.spec.resource.name}`;
     const hash = createHash('sha1').update(JSON.stringify(memberObj)).digest('hex');
     let current = observed.obj;
@@ -129,7 +159,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
         ctx.echoes.begin(echoKey);
         try {
           // A member namespace `<id>-<ns>` is the tenant's by its name: one the engine made implicitly is taken over.
-          result = await applyToMember(member, resource, memberObj, observed.synced ? observed.obj : 'unknown', binding.spec.conflictResolution === 'Overwrite' || isNamespaceRow(resource));
+          result = await applyToMember(member, resource, memberObj, { tenantId, existing: observed.synced ? observed.obj : 'unknown', overwrite: binding.spec.conflictResolution === 'Overwrite' });
         } finally {
           ctx.echoes.end(echoKey, result); // the member's event for this apply wakes nothing
         }
@@ -150,12 +180,18 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     return outcome(true, undefined, current);
   };
 
-  const outcomes = await Promise.all(targets.map(sync));
+  const outcomes: Outcome[] = await Promise.all(targets.map(sync));
+  for (const t of refused) {
+    const text = notAllowedMessage(t.name);
+    outcomes.push({ cluster: t.name, applied: false, message: text, permanent: true });
+    ctx.log(`propagation: binding ${namespace ? `${namespace}/` : ''}${name} of tenant ${tenantId}: ${text}`);
+    await ctx.events.record(binding, 'Warning', 'ClusterNotAllowed', text);
+  }
 
-  // Clusters that are neither scheduled nor being evicted lose their Work and their copy.
+  // Clusters that are neither scheduled (and allowed) nor being evicted lose their Work and their copy.
   const keep = new Set([...targets, ...evicting].map((t) => t.name));
   const gone = [...new Set([...clusters.keys(), ...works.map((w) => clusterOfWork(tenantId, w) ?? '')])].filter((c) => c && !keep.has(c));
-  await removeFrom(ctx, gone, works, resource, namespace, binding.spec.resource.name, uid, tenantId, true);
+  await removeFrom(ctx, gone, works, scope, true);
 
   const items = aggregatedStatusOf(outcomes);
   // Failover: purge the evicted copies once every new one is healthy, or after the timeout.
@@ -166,7 +202,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
     const expired = (t: { creationTimestamp?: string }): boolean => Date.parse(t.creationTimestamp ?? '') + ctx.settings.gracefulEvictionTimeoutMs <= ctx.now().getTime();
     const done = tasks.filter((t) => healthy || expired(t) || targets.some((c) => c.name === t.fromCluster));
     if (done.length > 0) {
-      await removeFrom(ctx, done.map((t) => t.fromCluster).filter((c) => !targets.some((x) => x.name === c)), works, resource, namespace, binding.spec.resource.name, uid, tenantId, true);
+      await removeFrom(ctx, done.map((t) => t.fromCluster).filter((c) => !targets.some((x) => x.name === c)), works, scope, true);
       const rest = tasks.filter((t) => !done.includes(t));
       const { gracefulEvictionTasks: _dropped, ...spec } = binding.spec;
       current = await updateBindingSpec(ctx, binding, rest.length > 0 ? { ...spec, gracefulEvictionTasks: rest } : spec);
@@ -190,7 +226,8 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   if (before !== after && after === '"True"') await ctx.events.record(written, 'Normal', 'SyncWorkSucceed', 'Sync work of resourceBinding successful.');
 
   await writeTemplateStatus(ctx, resource, template, items);
-  const failed = items.some((i) => !i.applied) && !suspendedEverywhere;
+  // A refusal (cluster not allowed, cluster-wide grant) does not heal by retrying: a change to the binding or the Tenant wakes it.
+  const failed = outcomes.some((o) => !o.applied && !o.permanent) && !suspendedEverywhere;
   const waitingEviction = (current.spec.gracefulEvictionTasks ?? []).length > 0;
   return failed ? { requeueAfterMs: 2_000 } : waitingEviction ? { requeueAfterMs: 1_000 } : undefined;
 }
@@ -199,7 +236,9 @@ async function writeWork(ctx: EngineContext, tenantId: string, space: string, wN
   marks: { labels: Record<string, string>; annotations: Record<string, string> }, binding: ResourceBinding, suspended: boolean): Promise<Work> {
   const upstreamSpace = toUpstreamNamespace(tenantId, space);
   await ensureExecutionSpace(ctx.upstream, upstreamSpace, tenantId);
-  return ensureWork(ctx, buildWork(wName, upstreamSpace, manifest, { tenantLabel: { [TENANT_LABEL]: tenantId }, ...marks }, {
+  // The creator mark: Works are read-only to tenants (ADR 19), so only the engine writes this annotation.
+  const workMarks = { tenantLabel: { [TENANT_LABEL]: tenantId }, labels: marks.labels, annotations: { ...marks.annotations, [WORK_CREATOR_ANNOTATION]: binding.metadata.uid ?? '' } };
+  return ensureWork(ctx, buildWork(wName, upstreamSpace, manifest, workMarks, {
     suspendDispatching: suspended, preserveResourcesOnDeletion: binding.spec.preserveResourcesOnDeletion === true,
   }));
 }
@@ -219,21 +258,48 @@ async function writeWorkApplied(ctx: EngineContext, work: Work, applied: boolean
   });
 }
 
-/** Deletes the binding's Works for these clusters, and (when asked) its copies there. Unreachable members are retried later. */
-async function removeFrom(ctx: EngineContext, clusterNames: readonly string[], works: readonly Work[], resource: TemplateResource,
-  namespace: string, name: string, uid: string, tenantId: string, deleteCopies: boolean): Promise<void> {
+/** A refusal (`permanent`) is not retried on a timer: it heals only when the binding or the Tenant changes. */
+type Outcome = ClusterOutcome & { permanent?: boolean };
+
+/** What the engine may remove for one binding: one address on each member, and the Works in its slots. */
+interface RemovalScope {
+  resource: TemplateResource;
+  address: MemberAddress;
+  uid: string;
+  tenantId: string;
+  /** The Work's name in every execution space (tenant terms = upstream: Work names are not prefixed). */
+  workName: string;
+}
+
+/**
+ * A Work the engine wrote for this binding: its creator mark (not the permanent-id label, which says nothing
+ * about who wrote it), in the tenant's execution space for some cluster, at the name the engine gives it.
+ */
+function isSlotOf(scope: RemovalScope, work: Work): boolean {
+  return scope.uid !== '' && work.metadata.annotations?.[WORK_CREATOR_ANNOTATION] === scope.uid && work.metadata.name === scope.workName
+    && work.metadata.labels?.[TENANT_LABEL] === scope.tenantId && clusterOfWork(scope.tenantId, work) !== undefined;
+}
+
+/**
+ * Deletes the binding's Works for these clusters, and (when asked) its copies there: each copy is read
+ * on the member and deleted only if it carries this binding's and tenant's marks (member-apply.ts).
+ * Unreachable members are retried later.
+ */
+async function removeFrom(ctx: EngineContext, clusterNames: readonly string[], works: readonly Work[], scope: RemovalScope, deleteCopies: boolean): Promise<void> {
+  const { resource, address, tenantId, uid } = scope;
   await Promise.all(clusterNames.map(async (clusterName) => {
     const cluster = ctx.informers.clusters.store.get(clusterName);
-    const observed = ctx.members.observed(clusterName, resource, namespace, name);
-    const ours = observed.obj?.metadata.labels?.[PERMANENT_ID_LABEL] === uid;
+    const observed = ctx.members.observed(clusterName, resource, address.namespace, address.name);
+    const ours = observed.obj !== undefined && ownedByBinding(tenantId, uid, resource, observed.obj, address);
     const work = works.find((w) => clusterOfWork(tenantId, w) === clusterName);
     if (deleteCopies && cluster && (ours || (!observed.synced && work))) {
       const member = await ctx.members.client(cluster);
       try {
-        if (member) await deleteFromMember(member, resource, namespace, name);
-        ctx.applied.forget(`${clusterName}|${namespace}|${resource.kind}|${name}`);
+        const result = member ? await deleteFromMember(member, resource, { tenantId, bindingUid: uid, address }) : 'absent';
+        if (result === 'not-ours') ctx.log(`propagation: ${resource.kind} ${address.namespace ? `${address.namespace}/` : ''}${address.name} on ${clusterName} is not the copy of binding ${uid}; left alone`);
+        ctx.applied.forget(`${clusterName}|${address.namespace}|${resource.kind}|${address.name}`);
       } catch (err) {
-        ctx.log(`propagation: cannot remove ${resource.kind} ${namespace}/${name} from ${clusterName} yet: ${message(err)}`);
+        ctx.log(`propagation: cannot remove ${resource.kind} ${address.namespace}/${address.name} from ${clusterName} yet: ${message(err)}`);
       }
     }
     if (work) await deleteWork(ctx, work.metadata.namespace ?? '', work.metadata.name ?? '');

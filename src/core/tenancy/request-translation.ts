@@ -109,6 +109,10 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   if (c.class !== 'tenant-custom' && info.subresource && c.row.deniedSubresources?.includes(info.subresource)) {
     throw refuse(ctx, { ...info, resource: `${info.resource}/${info.subresource}` }, 'the subresource is not available to tenants');
   }
+  // Engine-managed objects (bindings, Works): readable, never written by a tenant, status included.
+  if (c.class !== 'tenant-custom' && c.row.readOnly && !READ_VERBS.has(info.verb)) {
+    throw refuse(ctx, info.subresource ? { ...info, resource: `${info.resource}/${info.subresource}` } : info, c.row.readOnly);
+  }
   const namespacedRow = c.class !== 'tenant-custom' && c.row.namespaced;
   // A namespaced resource without a namespace only exists as an all-namespaces collection.
   if (namespacedRow && !info.namespace && !COLLECTION_VERBS.has(info.verb)) {

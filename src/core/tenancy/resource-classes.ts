@@ -30,6 +30,11 @@ export interface ResourceClassRow {
   class: Exclude<ResourceClass, 'tenant-custom'>;
   /** Subresources refused even though the resource itself is allowed (why: see the row). */
   deniedSubresources?: string[];
+  /**
+   * The tenant's own objects that only the platform writes: tenants get get/list/watch,
+   * every other verb (subresources included) is refused with this reason.
+   */
+  readOnly?: string;
 }
 
 type Override = Pick<ResourceClassRow, 'class' | 'deniedSubresources'>;
@@ -59,15 +64,19 @@ const BUILTIN_CLASSES: Record<string, Override> = {
   pods: { class: 'tenant-namespaced', deniedSubresources: ['binding'] },
 };
 
+const ENGINE_MANAGED = 'the resource is managed by the propagation engine and is read-only to tenants';
+
 // Resources not in the embedded server's table but served by real apiservers or Karmada.
 const EXTRA_ROWS: ResourceClassRow[] = [
   { group: 'policy.karmada.io', resource: 'propagationpolicies', kind: 'PropagationPolicy', namespaced: true, class: 'tenant-namespaced' },
   { group: 'policy.karmada.io', resource: 'overridepolicies', kind: 'OverridePolicy', namespaced: true, class: 'tenant-namespaced' },
   { group: 'policy.karmada.io', resource: 'clusterpropagationpolicies', kind: 'ClusterPropagationPolicy', namespaced: false, class: 'tenant-cluster-scoped' },
   { group: 'policy.karmada.io', resource: 'clusteroverridepolicies', kind: 'ClusterOverridePolicy', namespaced: false, class: 'tenant-cluster-scoped' },
-  { group: 'work.karmada.io', resource: 'resourcebindings', kind: 'ResourceBinding', namespaced: true, class: 'tenant-namespaced' },
-  { group: 'work.karmada.io', resource: 'clusterresourcebindings', kind: 'ClusterResourceBinding', namespaced: false, class: 'tenant-cluster-scoped' },
-  { group: 'work.karmada.io', resource: 'works', kind: 'Work', namespaced: true, class: 'tenant-namespaced' },
+  // Bindings and Works are the engine's record of what it does (Karmada's too: only its controllers write them).
+  // A tenant that could write one could steer the engine's member writes and deletes (ADR 19).
+  { group: 'work.karmada.io', resource: 'resourcebindings', kind: 'ResourceBinding', namespaced: true, class: 'tenant-namespaced', readOnly: ENGINE_MANAGED },
+  { group: 'work.karmada.io', resource: 'clusterresourcebindings', kind: 'ClusterResourceBinding', namespaced: false, class: 'tenant-cluster-scoped', readOnly: ENGINE_MANAGED },
+  { group: 'work.karmada.io', resource: 'works', kind: 'Work', namespaced: true, class: 'tenant-namespaced', readOnly: ENGINE_MANAGED },
   { group: 'cluster.karmada.io', resource: 'clusters', kind: 'Cluster', namespaced: false, class: 'shared-read-only' },
   { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, class: 'tenant-namespaced' },
   { group: 'node.k8s.io', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, class: 'shared-read-only' },

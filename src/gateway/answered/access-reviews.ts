@@ -28,6 +28,7 @@ function unavailableToTenants(spec: SelfSubjectAccessReviewSpec): string | undef
   const verb = attrs.verb ?? '';
   if (c.class === 'shared-read-only' && !READS.has(verb)) return 'the resource is shared and read-only';
   if (attrs.subresource && c.row.deniedSubresources?.includes(attrs.subresource)) return 'the subresource is not available to tenants';
+  if (c.row.readOnly && !READS.has(verb)) return c.row.readOnly; // bindings and Works: the engine's (ADR 19)
   return undefined;
 }
 
