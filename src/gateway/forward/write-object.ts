@@ -1,0 +1,42 @@
+// One written object, from the tenant's body (or the gateway's patch result)
+// to the exact upstream object: the request settles its kind, namespace and
+// name (core/tenancy/request-kind.ts), the translator maps it with the
+// request's kind, translation forces the platform's labels, and an object the
+// tenant could not read back is refused before it is sent. Before, such an
+// object (a RoleBinding whose roleRef slipped through unprefixed) was stored
+// upstream and then answered 404, because the response translation hid it.
+import { ApiError } from '../../core/api-error.ts';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { KubeObject } from '../../core/types.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { toTenantObject, toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import { forceNamespacePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import { settleBodyKind, settleBodyMetadata, type BodySource, type MetadataTarget, type RequestKind } from '../../core/tenancy/request-kind.ts';
+
+export interface WriteTarget {
+  ctx: TenantContext;
+  info: RequestInfo;
+  fwd: ForwardedRequest;
+  kind: RequestKind;
+  podSecurity: PodSecurityLevel;
+}
+
+export interface TranslatedWrite {
+  /** Tenant terms, settled (a copy: translation mutates the object it is given). */
+  tenant: KubeObject;
+  upstream: KubeObject;
+}
+
+export function translateWrite(target: WriteTarget, obj: KubeObject, how: { source: BodySource; verb: MetadataTarget['verb'] }): TranslatedWrite {
+  const { ctx, info, fwd, kind } = target;
+  settleBodyKind(obj, kind, how.source);
+  settleBodyMetadata(obj, { namespace: fwd.namespaced ? info.namespace : '', name: info.name, verb: how.verb });
+  const tenant = structuredClone(obj);
+  const upstream = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced, type: { group: kind.group, kind: kind.kind } });
+  if (info.apiGroup === '' && info.resource === 'namespaces' && kind.kind === 'Namespace') forceNamespacePodSecurity(upstream, target.podSecurity);
+  if (toTenantObject(ctx, structuredClone(upstream)) === undefined) {
+    throw new ApiError('Forbidden', `${info.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: the object refers to something outside the tenant and could not be read back`, { kind: info.resource, ...(info.name ? { name: info.name } : {}) });
+  }
+  return { tenant, upstream };
+}
