@@ -7,6 +7,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
 import { kubectl } from '../../helpers/kubectl.ts';
+import { eventually } from '../../helpers/poll.ts';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { CRDS_DIR } from '../../../src/warren.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const ENFORCE = 'pod-security.kubernetes.io/enforce';
@@ -18,6 +22,10 @@ describe('gateway write path: the request decides the kind, the guard sees the f
   before(async () => {
     h = await startGatewayHarness({ tenants: TWO_TENANTS, log: (line) => events.push(line) });
     await h.patchTenant('globex', { spec: { podSecurity: 'restricted' } }, (info) => info?.podSecurity === 'restricted');
+    // Karmada's ClusterResourceBinding CRD upstream, as `warren up` installs it.
+    const crb = parse(readFileSync(`${CRDS_DIR}work.karmada.io_clusterresourcebindings.yaml`, 'utf8'));
+    assert.equal((await h.upstreamHttp.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crb)).status, 201);
+    await eventually(async () => (await h.upstreamHttp.get('/apis/work.karmada.io/v1alpha2/clusterresourcebindings')).status === 200, 'the CRB CRD to serve', { timeoutMs: 30_000, intervalMs: 100 });
     for (const t of ['acme', 'globex']) assert.equal((await h.http(t, 'admin').post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'web' } })).status, 201);
   });
   after(async () => { await h?.stop(); });
@@ -78,13 +86,14 @@ describe('gateway write path: the request decides the kind, the guard sees the f
     const r = await g().post('/apis/work.karmada.io/v1alpha2/clusterresourcebindings', {
       kind: 'ClusterResourceBinding', metadata: { name: 'crb' }, spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'acme01-web' } },
     });
-    // Upstream may not serve Karmada's CRDs in this harness (404), or the engine's rules may refuse (403): never stored foreign.
+    // Refused outright once ClusterResourceBindings are read-only for tenants (the engine's brief); never stored foreign.
     if (r.status === 201) {
       const stored = (await up('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/globx1-crb')).body;
       assert.equal(stored.spec.resource.name, 'globx1-acme01-web');
     } else {
-      assert.ok([403, 404].includes(r.status), r.text);
+      assert.equal(r.status, 403, r.text);
     }
+    assert.equal((await up('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/crb')).status, 404);
   });
 
   it('a body whose apiVersion or kind disagrees with the URL is a 400 in kube\'s words', async () => {
