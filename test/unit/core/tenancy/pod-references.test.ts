@@ -48,7 +48,7 @@ describe('pod affinity namespaces are the tenant\'s', () => {
 
 describe('Service ExternalName into the cluster is the tenant\'s', () => {
   const svc = (externalName: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'web' }, spec: { type: 'ExternalName', externalName } }) as KubeObject;
-  for (const [tenant, upstream] of [['db.web.svc.cluster.local', 'db.aaaaaa-web.svc.cluster.local'], ['db.web.svc', 'db.aaaaaa-web.svc'], ['example.com', 'example.com'], ['a.b.example.com', 'a.b.example.com']]) {
+  for (const [tenant, upstream] of <Array<[string, string]>>[['db.web.svc.cluster.local', 'db.aaaaaa-web.svc.cluster.local'], ['db.web.svc', 'db.aaaaaa-web.svc'], ['example.com', 'example.com'], ['a.b.example.com', 'a.b.example.com']]) {
     it(`${tenant} ⇄ ${upstream}`, () => {
       const up = toUpstreamObject(ctx, svc(tenant));
       assert.equal((up.spec as any).externalName, upstream);
