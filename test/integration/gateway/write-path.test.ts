@@ -82,18 +82,24 @@ describe('gateway write path: the request decides the kind, the guard sees the f
     assert.equal((await up('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/foos.h1.example.com')).status, 404);
   });
 
-  it('a ClusterResourceBinding without apiVersion is translated (its resource stays the tenant\'s)', async () => {
-    const r = await g().post('/apis/work.karmada.io/v1alpha2/clusterresourcebindings', {
-      kind: 'ClusterResourceBinding', metadata: { name: 'crb' }, spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'acme01-web' } },
+  it('a PUT to a ClusterResourceBinding without apiVersion cannot re-point it at another tenant\'s namespace', async () => {
+    // The engine's binding for globex's Namespace `web`, as the engine writes it upstream.
+    const created = await h.upstreamHttp.post('/apis/work.karmada.io/v1alpha2/clusterresourcebindings', {
+      apiVersion: 'work.karmada.io/v1alpha2', kind: 'ClusterResourceBinding', metadata: { name: 'globx1-crb', labels: { [TENANT_LABEL]: 'globx1' } },
+      spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'globx1-web' } },
     });
-    // Refused outright once ClusterResourceBindings are read-only for tenants (the engine's brief); never stored foreign.
-    if (r.status === 201) {
-      const stored = (await up('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/globx1-crb')).body;
-      assert.equal(stored.spec.resource.name, 'globx1-acme01-web');
-    } else {
-      assert.equal(r.status, 403, r.text);
-    }
-    assert.equal((await up('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/crb')).status, 404);
+    assert.equal(created.status, 201, created.text);
+    const view = await g().get('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/crb');
+    assert.equal(view.status, 200, view.text);
+    const r = await g().put('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/crb', {
+      kind: 'ClusterResourceBinding', metadata: { name: 'crb', resourceVersion: view.body.metadata.resourceVersion },
+      spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'acme01-web' } },
+    });
+    // Refused outright once bindings are read-only for tenants (the engine's brief); if written, translated.
+    assert.ok(r.status === 200 || r.status === 403, r.text);
+    const stored = (await up('/apis/work.karmada.io/v1alpha2/clusterresourcebindings/globx1-crb')).body;
+    assert.notEqual(stored.spec.resource.name, 'acme01-web');
+    if (r.status === 200) assert.equal(stored.spec.resource.name, 'globx1-acme01-web');
   });
 
   it('a body whose apiVersion or kind disagrees with the URL is a 400 in kube\'s words', async () => {
