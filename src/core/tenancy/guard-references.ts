@@ -40,10 +40,18 @@ function ownIdentity(g: GuardContext, kind: 'User' | 'Group', name: unknown): bo
   return m !== null && g.owned(m[1]);
 }
 
+/** Subjects that are real upstream identities (service accounts hold tokens the upstream accepts). */
+function upstreamIdentity(s: Obj): boolean {
+  return s.kind === 'ServiceAccount' || (typeof s.name === 'string' && (s.name.startsWith('system:serviceaccount:') || s.name.startsWith('system:serviceaccounts:')));
+}
+
 function bindingRefusal(g: GuardContext, body: Obj, namespaced: boolean): string | undefined {
   if (body.subjects !== undefined && !Array.isArray(body.subjects)) return 'subjects is not a list';
   for (const s of list(body.subjects)) {
     if (!isObject(s)) return 'malformed subject';
+    // Upstream, a ClusterRoleBinding grants across every namespace: to a service account, whose token
+    // works against the upstream directly, that reaches beyond the tenant.
+    if (!namespaced && upstreamIdentity(s)) return 'cluster-wide grant to a service account';
     if (s.kind === 'ServiceAccount') {
       if (!g.owned(s.namespace)) return `subject ServiceAccount in namespace ${String(s.namespace)}, not the tenant's`;
     } else if (s.kind === 'User' || s.kind === 'Group') {

@@ -55,6 +55,17 @@ describe('gateway write path: the request decides the kind, the guard sees the f
     assert.equal(stored.roleRef.name, 'globx1-view');
   });
 
+  it('a ClusterRoleBinding to a service account is refused in tenant terms (its token would work upstream, cluster-wide)', async () => {
+    const r = await g().post('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'sa-admin' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'web' }], roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
+    });
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.body.message, /cannot grant to service accounts/);
+    assert.doesNotMatch(r.body.message, /globx1-/);
+    assert.equal((await up('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/globx1-sa-admin')).status, 404);
+  });
+
   it('a RoleBinding without kind to cluster-admin is created and readable (was: stored, then answered 404)', async () => {
     const r = await g().post('/apis/rbac.authorization.k8s.io/v1/namespaces/web/rolebindings', {
       apiVersion: `${RBAC}/v1`, metadata: { name: 'nokind' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [],

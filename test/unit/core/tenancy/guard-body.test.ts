@@ -43,6 +43,8 @@ describe('guard: written objects that reach outside the tenant are refused', () 
     ['roleRef to the upstream cluster-admin', 'POST', RB_PATH, rb({ roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' } })],
     ['roleRef to another tenant\'s ClusterRole', 'PUT', `${RB_PATH}/b`, rb({ roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'bbbbbb-admin' } })],
     ['ClusterRoleBinding to a Role', 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, { ...rb({ roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' } }), kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b', labels: LABELS } }],
+    ['a ClusterRoleBinding to the tenant\'s own service account (its token works upstream, cluster-wide)', 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, { ...rb({ subjects: [{ kind: 'ServiceAccount', name: 'ci', namespace: 'aaaaaa-web' }] }), kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b', labels: LABELS } }],
+    ['a ClusterRoleBinding to the tenant\'s service accounts group', 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, { ...rb({ subjects: [{ kind: 'Group', name: 'system:serviceaccounts:aaaaaa-web' }] }), kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b', labels: LABELS } }],
     ['ClusterRole aggregating without the tenant label', 'POST', `/apis/${RBAC}/v1/clusterroles`, { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'aaaaaa-agg', labels: LABELS }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { x: 'y' } }] } }],
     ['a Namespace without the tenant\'s Pod Security level', 'POST', '/api/v1/namespaces', ns({ ...PSA, 'pod-security.kubernetes.io/enforce': 'privileged' })],
     ['a Namespace without Pod Security labels', 'PUT', '/api/v1/namespaces/aaaaaa-web', ns({})],
