@@ -39,11 +39,6 @@ export function karmadaPolicyValidator(info: RequestInfo): ((obj: unknown) => Ap
   return VALIDATORS.get(info.resource);
 }
 
-/** Throws the 422 Invalid Karmada's webhook would have refused the object with; the object is in tenant terms. */
-export function admitKarmadaPolicy(info: RequestInfo, tenantObject: unknown): void {
-  const error = karmadaPolicyValidator(info)?.(tenantObject);
-  if (error) throw error;
-}
 
 /** Karmada's validating webhooks as the chain's third admitter (admission-chain.ts). */
 export function karmadaPolicyAdmitter(): Admitter {
