@@ -23,7 +23,9 @@
 //  8. gateway-answered requests: discovery, OpenAPI, access reviews.
 //  9. translate: path, query, selectors and body to upstream terms.
 // 10. guard: an independent re-check of the upstream request, just before it
-//     is sent; a refusal here is a translator bug and a security event.
+//     is sent; a refusal here is a translator bug and a security event. A
+//     write is guarded on its final object (a patch after it was applied),
+//     then admitted (admission/admission-chain.ts) on that same object.
 // 11. proxy: forward with Warren's credential; translate the response or stream.
 //     Karmada Clusters are answered through the tenant's filtered view first
 //     (clusters/serve-clusters.ts): after the guard, before the cache and proxy.
@@ -237,7 +239,7 @@ async function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: U
 
 /** Step 10: the independent guard. A refusal is a translator bug, logged as a security event. */
 export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, request: { method: string; path: string; query: URLSearchParams; body?: unknown }, res?: ServerResponse): void {
-  const refusal = guardUpstreamRequest(ctx.id, request);
+  const refusal = guardUpstreamRequest(ctx.id, { ...request, podSecurity: deps.tenants.byId(ctx.id)?.podSecurity ?? 'baseline' });
   if (!refusal) return;
   deps.security.guardRefusal({ tenant: ctx.id, user: ctx.user ?? '', method: request.method, path: request.path, reason: refusal.message, ...(res ? auditIdOf(res) : {}) });
   throw new ApiError('Forbidden', `${info.resource} is forbidden: the request was refused by the isolation guard`);
@@ -250,7 +252,10 @@ async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerRespo
   const tenant = deps.tenants.byId(ctx.id);
   if (tenant) await deps.checkQuota(tenant, info, fwd);
   if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
-  await deps.forwarder.send(req, res, ctx, info, fwd, prepared);
+  // The guard again on the final object of every write, right before it is sent: for a patch the
+  // gateway applies itself, that object exists only after the stored one was read and patched.
+  const guardFinal = (body: unknown): void => guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body }, res);
+  await deps.forwarder.send(req, res, ctx, info, fwd, prepared, guardFinal);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
 import type { RequestInfo } from '../core/request-info.ts';
 import type { ForwardedRequest } from '../core/tenancy/request-translation.ts';
 import { checkTenantQuota } from './admission/quota.ts';
-import { withResourceQuota } from './admission/quota-forwarder.ts';
+import { createWriteAdmission, podSecurityLevelOf } from './admission/write-admission.ts';
 import { servePortal } from './portal/portal-routes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
@@ -146,14 +146,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   let versionCache: unknown;
   const authenticate = createAuthenticator({ tenants: directory, tokens });
+  const policies = createTenantPolicies(rbac);
   const deps = {
     authenticate,
     tenants: directory,
-    policies: createTenantPolicies(rbac),
+    policies,
     rbacCatchUp: (timeoutMs: number) => rbac.catchUp(timeoutMs),
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
-    forwarder: withResourceQuota(createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), (id) => directory.byId(id)?.podSecurity ?? 'baseline'), { upstream, tenants: directory }),
+    forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
+      podSecurityOf: podSecurityLevelOf(directory),
+      admission: createWriteAdmission({ upstream, tenants: directory, policies }),
+    }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),

@@ -7,21 +7,30 @@
 // - a cluster-scoped name (in the path, or in the body of a create) that does;
 // - a read of a shared read-only resource;
 // - a collection read or delete with no namespace, only when the label
-//   selector requires `tenancy.warren.dev/tenant=<id>` and nothing looser.
+//   selector requires `tenancy.warren.dev/tenant=<id>` and nothing looser;
+// - a written object (create, update, apply, and the final object of a patch
+//   the gateway applied) whose apiVersion and kind are the path's, whose
+//   namespace and name are the path's, which carries the tenant label, and
+//   whose every reference is provably the tenant's (guard-body.ts).
 // Discovery and OpenAPI reads are allowed; any other non-resource path is not.
 import { ApiError } from '../api-error.ts';
 import { parseRequestInfo } from '../request-info.ts';
 import { isObject } from '../types.ts';
 import { RESOURCE_CLASS_ROWS } from './resource-classes.ts';
+import { bodyRefusal } from './guard-body.ts';
 
 export interface UpstreamRequestForGuard {
   method: string;
   /** Percent-encoded path, as it will be sent. */
   path: string;
   query: URLSearchParams;
-  /** Parsed JSON body of a create/update, if any. */
+  /** Parsed JSON body of a create/update/apply, or the final object of a patch, if any. */
   body?: unknown;
+  /** The Pod Security level the tenant's Namespaces must carry (checked on Namespace bodies). */
+  podSecurity?: string;
 }
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 const LABEL_KEY = 'tenancy.warren.dev/tenant';
 const READS = new Set(['get', 'list', 'watch']);
@@ -59,6 +68,13 @@ export function guardUpstreamRequest(tenantId: string, req: UpstreamRequestForGu
   }
   const meta = bodyMeta(req.body);
   if (meta && meta.namespace !== undefined && meta.namespace !== '' && !owned(meta.namespace)) return refused(tenantId, 'body namespace is not the tenant\'s', req);
+  if (req.body !== undefined && BODY_METHODS.has(req.method.toUpperCase())) {
+    const why = bodyRefusal({
+      tenantId, group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource,
+      namespace: info.namespace, name: info.name, ...(req.podSecurity !== undefined ? { podSecurity: req.podSecurity } : {}),
+    }, req.body);
+    if (why) return refused(tenantId, why, req);
+  }
 
   if (info.namespace) return owned(info.namespace) ? null : refused(tenantId, 'namespace is not the tenant\'s', req);
   if (SHARED.has(`${info.apiGroup}/${info.resource}`)) return READS.has(info.verb) ? null : refused(tenantId, 'write to a shared resource', req);

@@ -153,9 +153,83 @@ function templates(obj: KubeObject): unknown[] {
   return [obj.template, spec?.template, jobTemplate, child(jobTemplate, 'spec')?.template, ...objects(spec?.volumeClaimTemplates)];
 }
 
+/** Pod affinity terms name namespaces (by name, or by a selector over every namespace upstream). */
+function affinityTerms(podSpec: unknown): Obj[] {
+  const affinity = child(podSpec, 'affinity');
+  return ['podAffinity', 'podAntiAffinity'].flatMap((kind) => {
+    const a = child(affinity, kind);
+    return [...objects(a?.requiredDuringSchedulingIgnoredDuringExecution), ...objects(a?.preferredDuringSchedulingIgnoredDuringExecution).map((p) => child(p, 'podAffinityTerm')).filter((t) => t !== undefined)];
+  });
+}
+
+function affinityIn(ctx: TenantContext, podSpec: unknown): void {
+  for (const term of affinityTerms(podSpec)) {
+    if (Array.isArray(term.namespaces)) term.namespaces = term.namespaces.map((ns) => (typeof ns === 'string' ? toUpstreamNamespace(ctx.id, ns) : ns));
+    // A selector over namespaces would match every tenant's: it is narrowed to the tenant's own.
+    if (isObject(term.namespaceSelector)) term.namespaceSelector.matchLabels = forceTenantLabel(ctx.id, term.namespaceSelector.matchLabels as Record<string, string> | undefined);
+  }
+}
+
+function affinityOut(ctx: TenantContext, podSpec: unknown): void {
+  for (const term of affinityTerms(podSpec)) {
+    if (Array.isArray(term.namespaces)) term.namespaces = term.namespaces.map((ns) => (typeof ns === 'string' ? toTenantNamespace(ctx.id, ns) : undefined)).filter((ns) => ns !== undefined);
+    if (isObject(term.namespaceSelector)) {
+      const labels = stripTenantLabel(term.namespaceSelector.matchLabels as Record<string, string> | undefined);
+      if (labels === undefined) delete term.namespaceSelector.matchLabels;
+      else term.namespaceSelector.matchLabels = labels;
+    }
+  }
+}
+
+const podSpecOfTemplate = (template: unknown): unknown => child(template, 'spec');
+
 const workload: KindConverter = {
-  in(ctx, obj) { for (const t of templates(obj)) mapTemplateLabels(t, (labels) => forceTenantLabel(ctx.id, labels)); },
-  out(_ctx, obj) { for (const t of templates(obj)) mapTemplateLabels(t, stripTenantLabel); return true; },
+  in(ctx, obj) {
+    for (const t of templates(obj)) {
+      mapTemplateLabels(t, (labels) => forceTenantLabel(ctx.id, labels));
+      affinityIn(ctx, podSpecOfTemplate(t));
+    }
+  },
+  out(ctx, obj) {
+    for (const t of templates(obj)) {
+      mapTemplateLabels(t, stripTenantLabel);
+      affinityOut(ctx, podSpecOfTemplate(t));
+    }
+    return true;
+  },
+};
+
+const pod: KindConverter = {
+  in(ctx, obj) { affinityIn(ctx, obj.spec); },
+  out(ctx, obj) { affinityOut(ctx, obj.spec); return true; },
+};
+
+/**
+ * An ExternalName `<svc>.<ns>.svc[.<domain>]` names a Service inside the
+ * cluster by its namespace: that namespace is the tenant's, prefixed. Other
+ * names (outside the cluster) pass as they are.
+ */
+function mapExternalName(value: string, map: (ns: string) => string | undefined): string | undefined {
+  const labels = value.split('.');
+  if (labels.length < 3 || labels[2] !== 'svc' || labels[1] === undefined) return value;
+  const ns = map(labels[1]);
+  return ns === undefined ? undefined : [labels[0], ns, ...labels.slice(2)].join('.');
+}
+
+const service: KindConverter = {
+  in(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.externalName === 'string') spec.externalName = mapExternalName(spec.externalName, (ns) => toUpstreamNamespace(ctx.id, ns));
+  },
+  out(ctx, obj) {
+    const spec = child(obj, 'spec');
+    if (spec && typeof spec.externalName === 'string') {
+      const name = mapExternalName(spec.externalName, (ns) => toTenantNamespace(ctx.id, ns));
+      if (name === undefined) return false; // points into another tenant's namespace: not this tenant's to see
+      spec.externalName = name;
+    }
+    return true;
+  },
 };
 
 // Karmada: resourceSelectors and a binding's resource name objects by apiVersion/kind/namespace/name.
@@ -213,6 +287,8 @@ const namespace: KindConverter = {
 /** Keyed by `<group>/<Kind>` in tenant spelling ('' group for core). */
 export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['/Namespace', namespace],
+  ['/Pod', pod],
+  ['/Service', service],
   ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRole', clusterRole],

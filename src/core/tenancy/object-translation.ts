@@ -19,6 +19,12 @@ import { badRequest } from '../api-error.ts';
 export interface ToUpstreamOptions {
   /** Scope from the request path, for custom kinds whose CRD the context cannot tell. */
   namespaced?: boolean;
+  /**
+   * The kind the request writes (tenant spelling), from its URL: the gateway
+   * always passes it, so the body's own apiVersion/kind never choose the rules
+   * (request-kind.ts). Absent only for objects Warren builds itself.
+   */
+  type?: { group: string; kind: string | undefined };
 }
 
 function treatment(ctx: TenantContext, group: string, kind: string, namespaced: boolean | undefined): KindTreatment {
@@ -33,8 +39,8 @@ export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: T
   if (malformed) throw badRequest(malformed);
   const id = ctx.id;
   const apiVersion = obj.apiVersion ?? '';
-  const group = splitApiVersion(apiVersion).group;
-  const kind = obj.kind ?? '';
+  const group = options.type ? options.type.group : splitApiVersion(apiVersion).group;
+  const kind = (options.type ? options.type.kind : obj.kind) ?? '';
   const t = treatment(ctx, group, kind, options.namespaced);
   const meta = obj.metadata ?? (obj.metadata = {});
   if (obj.apiVersion !== undefined) obj.apiVersion = apiVersionToUpstream(ctx, apiVersion);

@@ -7,6 +7,12 @@ import type { KubeObject } from '../types.ts';
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 
 const PSA_MODES = ['enforce', 'audit', 'warn'] as const;
+const PSA_PREFIX = 'pod-security.kubernetes.io/';
+
+/** Any label of the Pod Security Admission's prefix: the platform's alone on tenant namespaces. */
+export function isPodSecurityLabel(key: string): boolean {
+  return key.startsWith(PSA_PREFIX);
+}
 
 export function podSecurityLabels(level: PodSecurityLevel): Record<string, string> {
   const labels: Record<string, string> = {};
@@ -17,9 +23,13 @@ export function podSecurityLabels(level: PodSecurityLevel): Record<string, strin
   return labels;
 }
 
-/** Sets the labels on an upstream Namespace object (in place); other kinds are left alone. */
-export function forcePodSecurity(obj: KubeObject, level: PodSecurityLevel): KubeObject {
-  if (obj.kind !== 'Namespace' || (obj.apiVersion !== undefined && obj.apiVersion !== 'v1')) return obj;
-  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), ...podSecurityLabels(level) };
+/**
+ * Sets the labels on an upstream Namespace object (in place), whatever the
+ * object says it is: the caller knows from the request that it is a Namespace.
+ * Any other label under the Pod Security prefix goes.
+ */
+export function forceNamespacePodSecurity(obj: KubeObject, level: PodSecurityLevel): KubeObject {
+  const labels = Object.fromEntries(Object.entries(obj.metadata.labels ?? {}).filter(([key]) => !isPodSecurityLabel(key)));
+  obj.metadata.labels = { ...labels, ...podSecurityLabels(level) };
   return obj;
 }

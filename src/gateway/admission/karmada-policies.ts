@@ -6,7 +6,7 @@
 // never show the tenant prefix. Create and update judge the body; a JSON, merge
 // or strategic patch judges the final object (the gateway applies it itself,
 // forward/patch-by-update.ts); a server-side apply judges the applied
-// configuration as sent, since the merge happens upstream: a full manifest
+// configuration as sent (admission-chain.ts), since the merge happens upstream: a full manifest
 // (what `kubectl apply --server-side` sends) is judged exactly, a partial one
 // missing required fields is refused where Karmada might accept the merge.
 //
@@ -20,6 +20,7 @@
 import type { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import { validateOverridePolicy, validatePropagationPolicy } from '../../core/propagation/validation/index.ts';
+import type { Admitter } from './admission-chain.ts';
 
 const KARMADA_POLICY_GROUP = 'policy.karmada.io';
 
@@ -38,8 +39,20 @@ export function karmadaPolicyValidator(info: RequestInfo): ((obj: unknown) => Ap
   return VALIDATORS.get(info.resource);
 }
 
-/** Throws the 422 Invalid Karmada's webhook would have refused the object with; the object is in tenant terms. */
-export function admitKarmadaPolicy(info: RequestInfo, tenantObject: unknown): void {
-  const error = karmadaPolicyValidator(info)?.(tenantObject);
-  if (error) throw error;
+
+/** Karmada's validating webhooks as the chain's third admitter (admission-chain.ts). */
+export function karmadaPolicyAdmitter(): Admitter {
+  return {
+    name: 'karmada-policies',
+    start({ info }) {
+      const validate = karmadaPolicyValidator(info);
+      if (!validate) return undefined;
+      return {
+        admit(final) {
+          const error = validate(final.tenant);
+          if (error) throw error;
+        },
+      };
+    },
+  };
 }

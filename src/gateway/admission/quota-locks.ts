@@ -4,11 +4,18 @@
 // (docs/adr/0010-tenant-resource-quota.md). Other tenants never wait.
 export interface TenantLocks {
   run<T>(tenantId: string, work: () => Promise<T>): Promise<T>;
+  /** Waits for the tenant's lock and resolves with its release (call it exactly once). */
+  acquire(tenantId: string): Promise<() => void>;
 }
 
 export function createTenantLocks(): TenantLocks {
   const tails = new Map<string, Promise<unknown>>();
-  return {
+  const locks: TenantLocks = {
+    acquire(tenantId) {
+      return new Promise((granted) => {
+        void locks.run(tenantId, () => new Promise<void>((release) => granted(() => release())));
+      });
+    },
     run(tenantId, work) {
       const previous = tails.get(tenantId) ?? Promise.resolve();
       const result = previous.then(work, work);
@@ -19,4 +26,5 @@ export function createTenantLocks(): TenantLocks {
       return result;
     },
   };
+  return locks;
 }

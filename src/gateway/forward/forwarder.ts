@@ -7,20 +7,25 @@ import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
-import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import { requestKindOf } from '../../core/tenancy/request-kind.ts';
 import { patchKindOf } from '../../http/request-body.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
 import { patchByReadModifyWrite } from './patch-by-update.ts';
 import { bodyTypeOf, kindHintOf } from './body-type.ts';
-import { forcePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
 import type { PreparedRequest } from './prepared-request.ts';
-import { admitObject, admitUpstreamObject } from '../admission/admit-request.ts';
+import { translateWrite, type WriteTarget } from './write-object.ts';
+import { refuseTenantLabelEdit } from './tenant-label-edits.ts';
+import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
+
+/** The isolation guard on the exact object about to be sent (handler.ts's guard()); throws to refuse. */
+export type GuardFinal = (upstreamObject: KubeObject) => void;
 
 export interface Forwarder {
   prepare(req: IncomingMessage, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<PreparedRequest>;
-  send(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, prepared: PreparedRequest): Promise<void>;
+  send(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, prepared: PreparedRequest, guardFinal: GuardFinal): Promise<void>;
 }
 
 const STREAMING_SUBRESOURCES = new Set(['log']);
@@ -29,7 +34,35 @@ const UPGRADE_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 /** The tenant's Pod Security level, forced on every Namespace it writes. */
 export type PodSecurityOf = (tenantId: string) => PodSecurityLevel;
 
-export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecurityOf: PodSecurityOf = () => 'baseline'): Forwarder {
+export interface ForwarderOptions {
+  podSecurityOf?: PodSecurityOf;
+  /** Object admission (admission/write-admission.ts); default: none. */
+  admission?: AdmissionChain;
+}
+
+export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
+  const podSecurityOf = options.podSecurityOf ?? (() => 'baseline');
+  const admission = options.admission ?? createAdmissionChain([]);
+  const targetOf = (ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): WriteTarget =>
+    ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id) });
+
+  async function write(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, prepared: PreparedRequest, guardFinal: GuardFinal): Promise<void> {
+    await admission.write({ req, res, ctx, info, fwd }, async (admit) => {
+      // The guard first (isolation), then admission, on the same final object, right before it is sent.
+      const vet = async (final: FinalObject): Promise<void> => {
+        guardFinal(final.upstream);
+        await admit(final);
+      };
+      if (prepared.mode === 'patch' && prepared.write) {
+        const answer = await patchByReadModifyWrite({ upstream, target: prepared.write, prepared, vet });
+        pipe.sendTranslated(res, ctx, answer.status, answer.body);
+        return;
+      }
+      if (prepared.final) await vet(prepared.final);
+      pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
+    });
+  }
+
   return {
     async prepare(req, ctx, info, fwd) {
       const method = (req.method ?? 'GET').toUpperCase();
@@ -38,35 +71,33 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
       if (STREAMING_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'stream' };
       if (info.verb === 'watch') return { ...base, mode: 'watch' };
       if (info.verb === 'create' || info.verb === 'update') {
-        const type = bodyTypeOf(info);
-        const obj = await readRequestObject(req, type);
-        // kube takes the kind from the path when the body leaves it out; so must the translator.
-        if (type && obj.apiVersion === undefined && obj.kind === undefined) {
-          obj.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-          obj.kind = type.kind;
-        }
-        admitObject(info, obj);
-        const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
-        return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, bodyConsumed: true };
+        // The request decides the kind (request-kind.ts): the body's apiVersion and kind are checked, or filled.
+        const target = targetOf(ctx, info, fwd);
+        const obj = await readRequestObject(req, bodyTypeOf(info));
+        refuseTenantLabelEdit(info, ctx.user, obj);
+        const final = translateWrite(target, obj, { source: 'body', verb: info.verb });
+        return { ...base, mode: 'json', body: final.upstream, guardBody: final.upstream, final: { ...final, apply: false }, bodyConsumed: true };
       }
       if (info.verb === 'patch') {
         const type = patchKindOf(req.headers['content-type']);
         if (!type) {
           throw new ApiError('UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json');
         }
+        const target = targetOf(ctx, info, fwd);
         const patch = await readRequestValue(req);
+        refuseTenantLabelEdit(info, ctx.user, patch);
         if (type === 'apply') {
           if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('the apply body must be an object');
           const obj = patch as KubeObject;
           obj.metadata ??= {};
-          admitObject(info, obj); // the applied configuration, as sent: see admission/karmada-policies.ts
-          const upstreamObj = forcePodSecurity(toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced }), podSecurityOf(ctx.id));
-          return { ...base, mode: 'json', body: upstreamObj, guardBody: upstreamObj, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
+          // The applied configuration is what admission judges: the merge happens upstream.
+          const final = translateWrite(target, obj, { source: 'body', verb: 'apply' });
+          return { ...base, mode: 'json', body: final.upstream, guardBody: final.upstream, final: { ...final, apply: true }, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
         }
         // Other patches are applied here, to the tenant's view of the object, then written back
         // with a resourceVersion precondition: kube-apiserver does the same internally, and it keeps
         // the tenant from patching what it cannot see (prefixes, the tenant label).
-        return { ...base, method: 'PUT', mode: 'patch', body: patch, patchType: type, bodyConsumed: true };
+        return { ...base, method: 'PUT', mode: 'patch', body: patch, patchType: type, bodyConsumed: true, write: target };
       }
       if (info.verb === 'delete' || info.verb === 'deletecollection') {
         const hasBody = Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
@@ -76,7 +107,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
       return { ...base, mode: 'json' };
     },
 
-    async send(req, res, ctx, info, fwd, prepared) {
+    async send(req, res, ctx, info, fwd, prepared, guardFinal) {
       switch (prepared.mode) {
         case 'watch':
           pipe.watch(req, res, ctx, prepared, kindHintOf(info, fwd));
@@ -86,13 +117,9 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, podSecur
           return;
         case 'upgrade':
           throw new ApiError('BadRequest', `${info.subresource} needs a connection upgrade (SPDY or WebSocket)`);
-        case 'patch': {
-          const answer = await patchByReadModifyWrite({ upstream, ctx, info, fwd, prepared, finish: (obj) => forcePodSecurity(admitUpstreamObject(ctx, info, obj), podSecurityOf(ctx.id)) });
-          pipe.sendTranslated(res, ctx, answer.status, answer.body);
-          return;
-        }
         default:
-          pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
+          if (isAdmittedVerb(info)) await write(req, res, ctx, info, fwd, prepared, guardFinal);
+          else pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
       }
     },
   };

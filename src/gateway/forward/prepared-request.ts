@@ -1,5 +1,6 @@
 // The exact upstream request the gateway is about to send: what the guard judges.
 import type { KubeObject } from '../../core/types.ts';
+import type { WriteTarget } from './write-object.ts';
 export interface PreparedRequest {
   method: string;
   /** Upstream path, percent-encoded, without query. */
@@ -14,4 +15,8 @@ export interface PreparedRequest {
   patchType?: string;
   /** The client's body was read (and translated): send `body`, even if empty. */
   bodyConsumed?: boolean;
+  /** A create, update or server-side apply: the final object in both spellings, for the guard and admission. */
+  final?: { tenant: KubeObject; upstream: KubeObject; apply: boolean };
+  /** A patch the gateway applies itself: what the patched object must be. */
+  write?: WriteTarget;
 }

@@ -2,7 +2,7 @@
 // (http-proxy behind one file); JSON bodies (objects, lists, tables, Status
 // errors) are translated, watch streams event by event, logs pass as bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../../core/api-error.ts';
+import { ApiError, internalError } from '../../core/api-error.ts';
 import type { KubeList, KubeObject, Status } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
@@ -67,6 +67,23 @@ export function translateBody(ctx: TenantContext, body: unknown, hint?: KindHint
   return view;
 }
 
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * A write's answer is the object it stored: if that cannot be shown, saying
+ * 404 would be a lie (it was stored). The write path refuses such objects
+ * before sending them (write-object.ts); should one still come back (the
+ * upstream changed it), the tenant gets a 500 that says so.
+ */
+function translateWriteResult(ctx: TenantContext, body: unknown, hint?: KindHint): unknown {
+  try {
+    return translateBody(ctx, body, hint);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 404) throw internalError('the object was written, but the result cannot be shown in the tenant\'s view');
+    throw err;
+  }
+}
+
 function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
   return text ? `${path}?${text}` : path;
@@ -111,13 +128,14 @@ function target(req: IncomingMessage, prepared: PreparedRequest, extra: Record<s
 export function createResponsePipe(proxy: Proxy, attribution?: AuditAttribution): ResponsePipe {
   return {
     sendTranslated(res, ctx, status, body) {
-      sendJsonBody(res, status, translateBody(ctx, body));
+      sendJsonBody(res, status, translateWriteResult(ctx, body));
     },
     json(req, res, ctx, prepared, hint) {
+      const translate = WRITE_METHODS.has(prepared.method.toUpperCase()) ? translateWriteResult : translateBody;
       proxy.forward(req, res, {
         ...target(req, prepared, attributionHeaders(attribution, ctx)),
         onResponse: (upstreamRes) => {
-          void sendTranslatedJson(upstreamRes, res, { translate: (body) => translateBody(ctx, body, hint), scrubWarning: (w) => scrubText(ctx.id, w) });
+          void sendTranslatedJson(upstreamRes, res, { translate: (body) => translate(ctx, body, hint), scrubWarning: (w) => scrubText(ctx.id, w) });
         },
       });
     },

@@ -6,6 +6,9 @@ import { translateRequest } from '../../../../src/core/tenancy/request-translati
 import { parseRequestInfo } from '../../../../src/core/request-info.ts';
 
 const A = 'aaaaaa';
+// A written Namespace as the translator sends it: the guard judges whole objects (kind, tenant label, Pod Security labels).
+const PSA = Object.fromEntries(['enforce', 'audit', 'warn'].map((m) => [`pod-security.kubernetes.io/${m}`, 'baseline']));
+const namespaceBody = (meta: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { ...meta, labels: { 'tenancy.warren.dev/tenant': A, ...PSA } } });
 const q = (s = ''): URLSearchParams => new URLSearchParams(s);
 
 describe('isolation guard refuses deliberately wrong translations', () => {
@@ -50,8 +53,8 @@ describe('isolation guard allows what belongs to the tenant', () => {
     { name: 'tenant namespace object', method: 'GET', path: '/api/v1/namespaces/aaaaaa-dev' },
     { name: 'tenant cluster role', method: 'PUT', path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/aaaaaa-view' },
     { name: 'tenant CRD', method: 'GET', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/foos.aaaaaa-a.com' },
-    { name: 'create of a tenant namespace', method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: 'aaaaaa-dev' } } },
-    { name: 'create with generateName', method: 'POST', path: '/api/v1/namespaces', body: { metadata: { generateName: 'aaaaaa-x-' } } },
+    { name: 'create of a tenant namespace', method: 'POST', path: '/api/v1/namespaces', body: namespaceBody({ name: 'aaaaaa-dev' }) },
+    { name: 'create with generateName', method: 'POST', path: '/api/v1/namespaces', body: namespaceBody({ generateName: 'aaaaaa-x-' }) },
     { name: 'shared read', method: 'GET', path: '/apis/storage.k8s.io/v1/storageclasses' },
     { name: 'labelled list', method: 'GET', path: '/api/v1/pods', query: 'labelSelector=app%3Dx,tenancy.warren.dev/tenant%3Daaaaaa' },
     { name: 'discovery', method: 'GET', path: '/apis/apps/v1' },

@@ -1,0 +1,93 @@
+// Admission: one ordered step of the write path, run once per write on the
+// final object (the create or update body; the patched object for JSON, merge
+// and strategic patches, which the gateway applies itself; the applied
+// configuration for server-side apply). The order is fixed and written once:
+//  1. RBAC escalation and bind (kube's registry checks): who may grant what
+//     comes first, before anything looks at the object's contents;
+//  2. Pod Security labels: a Namespace edit that would weaken the tenant's
+//     level is refused (the level itself is forced by translation);
+//  3. Karmada policy validation (Karmada's validating webhooks);
+//  4. quota: last, because it is the only admitter with state (the tenant's
+//     lock and usage snapshot) and an object refused above must not take it.
+// Each admitter may start per-write work before the write (quota takes its
+// lock, so the upstream write happens under it) and end it after the upstream
+// answered; ends run in reverse order, also when the write failed.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { KubeObject } from '../../core/types.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+
+/** One write, as admission sees it. */
+export interface WriteScope {
+  req: IncomingMessage;
+  res: ServerResponse;
+  ctx: TenantContext;
+  info: RequestInfo;
+  fwd: ForwardedRequest;
+}
+
+/** The object a write stores, in both spellings. */
+export interface FinalObject {
+  /** Tenant terms: what the tenant asked for, after kind, namespace and name were settled. */
+  tenant: KubeObject;
+  /** Upstream terms: the exact object sent (translated, platform labels forced). */
+  upstream: KubeObject;
+  /** The stored object before the write, tenant terms, when the gateway read it (patches). */
+  stored?: KubeObject;
+  /** A server-side apply: `tenant` and `upstream` are applied configurations, merged upstream. */
+  apply: boolean;
+}
+
+export interface AdmitterRun {
+  /** Throws the ApiError that refuses the write. May run more than once (a patch retried on conflict). */
+  admit?(final: FinalObject): void | Promise<void>;
+  /** After the upstream answered, or the write failed (`failed`). */
+  end?(failed: boolean): void | Promise<void>;
+}
+
+export interface Admitter {
+  readonly name: string;
+  /** This admitter's part in one write; undefined when it has no say in it. */
+  start(scope: WriteScope): AdmitterRun | undefined | Promise<AdmitterRun | undefined>;
+}
+
+export interface AdmissionChain {
+  /** Admitter names in the order they run (for docs and tests). */
+  readonly order: readonly string[];
+  /**
+   * Runs `work` as one admitted write: `work` calls `admit` on the final
+   * object right before sending it (after the isolation guard), and resolves
+   * once the answer is on its way.
+   */
+  write(scope: WriteScope, work: (admit: (final: FinalObject) => Promise<void>) => Promise<void>): Promise<void>;
+}
+
+export function createAdmissionChain(admitters: readonly Admitter[]): AdmissionChain {
+  return {
+    order: admitters.map((a) => a.name),
+    async write(scope, work) {
+      const runs: AdmitterRun[] = [];
+      let failed = true;
+      try {
+        for (const admitter of admitters) {
+          const run = await admitter.start(scope);
+          if (run) runs.push(run);
+        }
+        await work(async (final) => {
+          for (const run of runs) await run.admit?.(final);
+        });
+        failed = false;
+      } finally {
+        for (const run of runs.reverse()) await run.end?.(failed);
+      }
+    },
+  };
+}
+
+/** Only the verbs that change something are admitted. */
+const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+export function isAdmittedVerb(info: RequestInfo): boolean {
+  return info.isResourceRequest && WRITES.has(info.verb);
+}

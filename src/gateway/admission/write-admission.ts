@@ -1,0 +1,28 @@
+// The gateway's admission chain, composed once, in its documented order
+// (admission-chain.ts says why each sits where it does).
+import type { Upstream } from '../../kube/upstream.ts';
+import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import type { TenantPolicies } from '../authz/tenant-policies.ts';
+import type { TenantDirectory } from '../tenant-directory.ts';
+import { createAdmissionChain, type AdmissionChain } from './admission-chain.ts';
+import { rbacAdmitter } from './rbac-admitter.ts';
+import { podSecurityAdmitter } from './pod-security-admitter.ts';
+import { karmadaPolicyAdmitter } from './karmada-policies.ts';
+import { quotaAdmitter } from './quota-admitter.ts';
+
+export interface WriteAdmissionOptions {
+  upstream: Upstream;
+  tenants: TenantDirectory;
+  policies: TenantPolicies;
+}
+
+export const podSecurityLevelOf = (tenants: TenantDirectory) => (tenantId: string): PodSecurityLevel => tenants.byId(tenantId)?.podSecurity ?? 'baseline';
+
+export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionChain {
+  return createAdmissionChain([
+    rbacAdmitter(options.policies),
+    podSecurityAdmitter(podSecurityLevelOf(options.tenants)),
+    karmadaPolicyAdmitter(),
+    quotaAdmitter({ upstream: options.upstream, tenants: options.tenants }),
+  ]);
+}

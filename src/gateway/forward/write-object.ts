@@ -1,0 +1,58 @@
+// One written object, from the tenant's body (or the gateway's patch result)
+// to the exact upstream object: the request settles its kind, namespace and
+// name (core/tenancy/request-kind.ts), the translator maps it with the
+// request's kind, translation forces the platform's labels, and an object the
+// tenant could not read back is refused before it is sent. Before, such an
+// object (a RoleBinding whose roleRef slipped through unprefixed) was stored
+// upstream and then answered 404, because the response translation hid it.
+import { ApiError, forbidden } from '../../core/api-error.ts';
+import { isObject } from '../../core/types.ts';
+import type { RequestInfo } from '../../core/request-info.ts';
+import type { KubeObject } from '../../core/types.ts';
+import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
+import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
+import { toTenantObject, toUpstreamObject } from '../../core/tenancy/object-translation.ts';
+import { forceNamespacePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import { settleBodyKind, settleBodyMetadata, type BodySource, type MetadataTarget, type RequestKind } from '../../core/tenancy/request-kind.ts';
+
+export interface WriteTarget {
+  ctx: TenantContext;
+  info: RequestInfo;
+  fwd: ForwardedRequest;
+  kind: RequestKind;
+  podSecurity: PodSecurityLevel;
+}
+
+export interface TranslatedWrite {
+  /** Tenant terms, settled (a copy: translation mutates the object it is given). */
+  tenant: KubeObject;
+  upstream: KubeObject;
+}
+
+/**
+ * A tenant ClusterRoleBinding becomes a real one upstream, granting across
+ * every namespace: bound to a service account (whose token the upstream
+ * accepts directly), it would reach beyond the tenant. Refused in the tenant's
+ * words here; the guard refuses it independently.
+ */
+function refuseClusterWideServiceAccountGrant(info: RequestInfo, user: string | undefined, obj: KubeObject): void {
+  if (info.apiGroup !== 'rbac.authorization.k8s.io' || info.resource !== 'clusterrolebindings' || !Array.isArray(obj.subjects)) return;
+  const sa = obj.subjects.find((s: unknown) => isObject(s) && (s.kind === 'ServiceAccount' || (typeof s.name === 'string' && /^system:serviceaccounts?:/.test(s.name))));
+  if (!sa) return;
+  throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(user !== undefined ? { user } : {}) },
+    'a ClusterRoleBinding cannot grant to service accounts in this virtual cluster (on the host it would reach beyond the tenant); bind them with a RoleBinding in each namespace');
+}
+
+export function translateWrite(target: WriteTarget, obj: KubeObject, how: { source: BodySource; verb: MetadataTarget['verb'] }): TranslatedWrite {
+  const { ctx, info, fwd, kind } = target;
+  settleBodyKind(obj, kind, how.source);
+  settleBodyMetadata(obj, { namespace: fwd.namespaced ? info.namespace : '', name: info.name, verb: how.verb });
+  refuseClusterWideServiceAccountGrant(info, ctx.user, obj);
+  const tenant = structuredClone(obj);
+  const upstream = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced, type: { group: kind.group, kind: kind.kind } });
+  if (info.apiGroup === '' && info.resource === 'namespaces' && kind.kind === 'Namespace') forceNamespacePodSecurity(upstream, target.podSecurity);
+  if (toTenantObject(ctx, structuredClone(upstream)) === undefined) {
+    throw new ApiError('Forbidden', `${info.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: the object refers to something outside the tenant and could not be read back`, { kind: info.resource, ...(info.name ? { name: info.name } : {}) });
+  }
+  return { tenant, upstream };
+}
