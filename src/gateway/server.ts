@@ -147,16 +147,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let versionCache: unknown;
   const authenticate = createAuthenticator({ tenants: directory, tokens });
   const policies = createTenantPolicies(rbac);
+  const rbacCatchUp = (timeoutMs: number) => rbac.catchUp(timeoutMs);
   const deps = {
     authenticate,
     tenants: directory,
     policies,
-    rbacCatchUp: (timeoutMs: number) => rbac.catchUp(timeoutMs),
+    rbacCatchUp,
     discovery: createDiscoveryService(upstream),
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
       podSecurityOf: podSecurityLevelOf(directory),
-      admission: createWriteAdmission({ upstream, tenants: directory, policies }),
+      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp }),
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),

@@ -14,13 +14,15 @@ export interface WriteAdmissionOptions {
   upstream: Upstream;
   tenants: TenantDirectory;
   policies: TenantPolicies;
+  /** Resolves true once the RBAC informers provably caught up with the upstream (bounded). */
+  rbacCatchUp?: (timeoutMs: number) => Promise<boolean>;
 }
 
 export const podSecurityLevelOf = (tenants: TenantDirectory) => (tenantId: string): PodSecurityLevel => tenants.byId(tenantId)?.podSecurity ?? 'baseline';
 
 export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionChain {
   return createAdmissionChain([
-    rbacAdmitter(options.policies),
+    rbacAdmitter(options.policies, options.rbacCatchUp),
     podSecurityAdmitter(podSecurityLevelOf(options.tenants)),
     karmadaPolicyAdmitter(),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants }),
