@@ -57,7 +57,11 @@ metadata: { name: cfg, namespace: app }
 spec:
   resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: cfg }]
   placement: { clusterAffinity: { clusterNames: [member1, member2] } }
----
+`;
+
+// Applied only after break 1 has been tried: once the engine watches Namespaces on member2, its
+// own ownership check happens to save acme there, and the attack would prove nothing.
+const GLOBEX_APP_EVERYWHERE = `
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: { name: app-everywhere }
@@ -126,6 +130,46 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
     localConfigMapUid = local.body.metadata.uid ?? '';
     await eventually(() => onMember('member2', `/api/v1/namespaces/${globexId}-app/configmaps/cfg`), 'globex\'s cfg on member2');
     await eventually(async () => (await env.http('globex').get(`${BINDING_API}/namespaces/app/resourcebindings/cfg-configmap`)).status === 200, 'globex\'s binding cfg-configmap');
+    // The engine's Work for cfg: the execution space karmada-es-member2 exists for globex from here on.
+    await eventually(async () => ((await env.http('globex').get(`${WORK_API}/namespaces/karmada-es-member2/works`)).body as KubeList | undefined)?.items?.length, 'globex\'s Work in karmada-es-member2');
+  });
+
+  it('break 1: the binding-steering chain leaves acme\'s namespace and its member-local ConfigMap on member2', async () => {
+    const globex = env.http('globex');
+    // 1. A ClusterResourceBinding of globex's own, with the engine's finalizer so its deletion is processed.
+    const created = await globex.post(`${BINDING_API}/clusterresourcebindings`, {
+      apiVersion: 'work.karmada.io/v1alpha2', kind: 'ClusterResourceBinding',
+      metadata: { name: 'steer', finalizers: ['warren.dev/propagation'] },
+      spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'decoy' } },
+    });
+    const uid = (created.body as KubeObject | undefined)?.metadata?.uid ?? 'no-uid';
+    // 2. A Work in the member2 execution space that claims to belong to it.
+    await globex.post(`${WORK_API}/namespaces/karmada-es-member2/works`, {
+      apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work', metadata: { name: 'steer', labels: { [PERMANENT_ID]: uid } }, spec: { workload: { manifests: [] } },
+    });
+    // 3. Re-point it at acme's member namespace with a body that has no apiVersion (upstream names, tenant label, finalizer).
+    const path = `${BINDING_API}/clusterresourcebindings/steer`;
+    const seen = await globex.get(path);
+    if (seen.status === 200) {
+      const { apiVersion: _a, ...body } = seen.body as KubeObject;
+      await globex.put(path, {
+        ...body,
+        metadata: { ...body.metadata, name: `${globexId}-steer`, labels: { [TENANT_LABEL]: globexId }, finalizers: ['warren.dev/propagation'] },
+        spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: `${acmeId}-shop` } },
+      });
+    }
+    // 4. Delete it, and give the engine the time to act on the deletion (the binding goes once its finalizer is released).
+    await globex.delete(path);
+    await waitAtMost(async () => (await env.host().request('GET', `${BINDING_API}/clusterresourcebindings/${globexId}-steer`)).status === 404, 20_000);
+
+    await consistently(async () => {
+      const ns = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop`);
+      if (!ns || ns.metadata.uid !== acmeNamespaceUid) return `acme's namespace on member2 was deleted (${ns ? 'recreated' : 'gone'})`;
+      if (ns.metadata.deletionTimestamp) return 'acme\'s namespace on member2 is terminating';
+      const local = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop/configmaps/local`);
+      if (local?.metadata.uid !== localConfigMapUid) return 'the member-local ConfigMap in acme\'s namespace is gone';
+      return undefined;
+    }, 'acme\'s objects on member2 after globex\'s attack');
   });
 
   it('break 1/3: a tenant cannot create ResourceBindings, ClusterResourceBindings or Works (403), and none is stored', async () => {
@@ -177,44 +221,6 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
     assert.deepEqual((upstream.body.spec as { clusters?: Array<{ name: string }> }).clusters?.map((c) => c.name), ['member2'], 'the host binding still targets member2 only');
   });
 
-  it('break 1: the binding-steering chain leaves acme\'s namespace and its member-local ConfigMap on member2', async () => {
-    const globex = env.http('globex');
-    // 1. A ClusterResourceBinding of globex's own, with the engine's finalizer so its deletion is processed.
-    const created = await globex.post(`${BINDING_API}/clusterresourcebindings`, {
-      apiVersion: 'work.karmada.io/v1alpha2', kind: 'ClusterResourceBinding',
-      metadata: { name: 'steer', finalizers: ['warren.dev/propagation'] },
-      spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: 'decoy' } },
-    });
-    const uid = (created.body as KubeObject | undefined)?.metadata?.uid ?? 'no-uid';
-    // 2. A Work in the member2 execution space that claims to belong to it.
-    await globex.post(`${WORK_API}/namespaces/karmada-es-member2/works`, {
-      apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work', metadata: { name: 'steer', labels: { [PERMANENT_ID]: uid } }, spec: { workload: { manifests: [] } },
-    });
-    // 3. Re-point it at acme's member namespace with a body that has no apiVersion (upstream names, tenant label, finalizer).
-    const path = `${BINDING_API}/clusterresourcebindings/steer`;
-    const seen = await globex.get(path);
-    if (seen.status === 200) {
-      const { apiVersion: _a, ...body } = seen.body as KubeObject;
-      await globex.put(path, {
-        ...body,
-        metadata: { ...body.metadata, name: `${globexId}-steer`, labels: { [TENANT_LABEL]: globexId }, finalizers: ['warren.dev/propagation'] },
-        spec: { resource: { apiVersion: 'v1', kind: 'Namespace', name: `${acmeId}-shop` } },
-      });
-    }
-    // 4. Delete it, and give the engine the time to act on the deletion (the binding goes once its finalizer is released).
-    await globex.delete(path);
-    await waitAtMost(async () => (await env.host().request('GET', `${BINDING_API}/clusterresourcebindings/${globexId}-steer`)).status === 404, 20_000);
-
-    await consistently(async () => {
-      const ns = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop`);
-      if (!ns || ns.metadata.uid !== acmeNamespaceUid) return `acme's namespace on member2 was deleted (${ns ? 'recreated' : 'gone'})`;
-      if (ns.metadata.deletionTimestamp) return 'acme\'s namespace on member2 is terminating';
-      const local = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop/configmaps/local`);
-      if (local?.metadata.uid !== localConfigMapUid) return 'the member-local ConfigMap in acme\'s namespace is gone';
-      return undefined;
-    }, 'acme\'s objects on member2 after globex\'s attack');
-  });
-
   it('break 3: whatever globex attempts, nothing of globex appears on member1', async () => {
     const globex = env.http('globex');
     // A hand-written binding targeting member1, also as a PUT without apiVersion over the engine's binding.
@@ -225,6 +231,7 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
     const current = await globexBinding();
     const { apiVersion: _a, ...bare } = current;
     await globex.put(`${BINDING_API}/namespaces/app/resourcebindings/cfg-configmap`, { ...bare, spec: { ...(current.spec as object), clusters: [{ name: 'member1' }, { name: 'member2' }] } });
+    await env.apply('globex', GLOBEX_APP_EVERYWHERE, 'globex-app-everywhere.yaml');
     // The positive control: globex's own namespace did land where it is allowed to.
     await eventually(() => onMember('member2', `/api/v1/namespaces/${globexId}-app`), 'globex\'s app namespace on member2');
 
