@@ -152,7 +152,8 @@ describe('adversarial: the write path (kind-less bodies, references, admission)'
   it('a create whose result the caller could not see is not stored (no 404-but-stored)', async () => {
     // Bodies that today slip past translation: whatever the answer, a 404 or 403 must mean nothing was stored, and 201 must mean globex can read it.
     const bodies: Array<[string, string, Record<string, unknown>]> = [
-      ['hidden-rb', `${RBAC}/namespaces/default/rolebindings`, { kind: 'RoleBinding', metadata: { name: 'hidden-rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'x' }, subjects: [] }],
+      ['hidden-rb', `${RBAC}/namespaces/default/rolebindings`, { kind: 'RoleBinding', metadata: { name: 'hidden-rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'frank' }] }],
+      ['hidden-rb2', `${RBAC}/namespaces/default/rolebindings`, { kind: 'RoleBinding', metadata: { name: 'hidden-rb2' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'x' }, subjects: [] }],
       ['hidden-cm', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'hidden-cm', labels: { 'tenancy.warren.dev/tenant': acmeId } }, data: { a: 'b' } }],
       ['hidden-cm2', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'hidden-cm2', labels: { 'tenancy.warren.dev/tenant': acmeId } } }],
     ];
