@@ -3,6 +3,8 @@
 // (break 8: same id, same user name, the old kubeconfig gets 401); a client
 // certificate from any other CA with a tenant's subject, and forged bearer
 // tokens, get nowhere; client-sent identity headers are not a way in.
+// (Tenants are created and deleted in process, as `warren tenant create/delete`
+// do: each ./bin/warren run takes 40-60 s to exit on a loaded machine.)
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +12,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { KubeHttp } from '../helpers/kube-http.ts';
-import { warren } from '../fixtures/up/warren-up-process.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 
 const REUSED_ID = 'zq7re5';
@@ -30,24 +31,17 @@ async function shutOut(client: KubeHttp, path: string, headers?: Record<string, 
 
 describe('adversarial: credentials and authentication', { timeout: 240_000 }, () => {
   const env = useAdversaryEnv('credentials');
-  const tenantCli = async (args: string[], timeoutMs = 120_000): Promise<string> => {
-    const r = await warren(['tenant', ...args, '--data-dir', env.root], timeoutMs);
-    assert.equal(r.code, 0, `warren tenant ${args.join(' ')}: ${r.stderr}${r.stdout}`);
-    return r.stdout;
-  };
 
   it('break 8: a deleted tenant\'s kubeconfig gets 401, also once a new Tenant reuses its id and user name', async () => {
-    const oldPath = join(env.root, 'initech-old.kubeconfig');
-    await tenantCli(['create', 'initech', '--id', REUSED_ID, '--admin', 'ned', '--wait', '--kubeconfig-out', oldPath]);
+    const oldPath = await env.createTenant('initech', { id: REUSED_ID, users: [{ name: 'ned', admin: true }] });
     const before = await env.kubectlWith(oldPath, ['get', 'namespaces', '-o', 'name']);
     assert.equal(before.code, 0, `the first initech admin works: ${before.stderr}`);
 
-    await tenantCli(['delete', 'initech', '--wait']);
+    await env.deleteTenant('initech', 90_000);
     const gone = await env.kubectlWith(oldPath, ['get', 'namespaces']);
     assert.match(gone.stderr, UNAUTHORIZED, `deleted tenant's kubeconfig: ${gone.stdout}${gone.stderr}`);
 
-    const newPath = join(env.root, 'umbrella.kubeconfig');
-    await tenantCli(['create', 'umbrella', '--id', REUSED_ID, '--admin', 'ned', '--wait', '--kubeconfig-out', newPath]);
+    const newPath = await env.createTenant('umbrella', { id: REUSED_ID, users: [{ name: 'ned', admin: true }] });
     const fresh = await env.kubectlWith(newPath, ['get', 'namespaces', '-o', 'name']);
     assert.equal(fresh.code, 0, `umbrella's own admin works: ${fresh.stderr}`);
 

@@ -14,7 +14,8 @@ import type { Upstream } from '../../../src/kube/upstream.ts';
 import { KubeHttp } from '../../helpers/kube-http.ts';
 import { kubectl, type KubectlResult } from '../../helpers/kubectl.ts';
 import { usePropagationEnv, type PropagationEnv } from '../../helpers/propagation-env.ts';
-import { warren } from '../../fixtures/up/warren-up-process.ts';
+import { readAdminKubeconfig, waitForTenant } from '../../../src/up/wait-for-tenants.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
 
 export interface AdversaryEnv extends PropagationEnv {
   /** The tenant admin's kubeconfig file (acme: alice, globex: hank). */
@@ -25,8 +26,14 @@ export interface AdversaryEnv extends PropagationEnv {
   host(): Upstream;
   /** A member apiserver as its own admin. */
   member(name: string): Upstream;
-  /** `./bin/warren tenant kubeconfig <tenant> --user <user>`, written under root; returns its path. */
+  /**
+   * A tenant user's kubeconfig, as `warren tenant kubeconfig <tenant> --user <user>` reads it (from the
+   * Tenant's credentials Secret), written under root; returns its path. In process: each `./bin/warren`
+   * run costs 40-60 s on a loaded machine before it exits.
+   */
   issueUser(tenant: string, user: string): Promise<string>;
+  /** Creates a Tenant on the host as the platform admin and waits until it is Ready; returns its admin kubeconfig path. */
+  createTenant(name: string, spec: Record<string, unknown>): Promise<string>;
   /** Any kubectl version with any kubeconfig, whatever its exit code. */
   kubectlWith(kubeconfigPath: string, args: string[], version?: string): Promise<KubectlResult>;
   /** Writes `text` under root and returns its path (manifests, bodies for kubectl). */
@@ -39,6 +46,10 @@ export function useAdversaryEnv(name: string, tuning?: Parameters<typeof useProp
   const clients = new Map<string, KubeHttp>();
   after(() => host?.close());
 
+  const hostClient = (): Upstream => {
+    host ??= createUpstream({ path: env.up().adminKubeconfigPath });
+    return host;
+  };
   const kubeconfigPath = (tenant: string): string => join(env.root, 'tenants', `${tenant}.kubeconfig`);
   return {
     ...env,
@@ -48,20 +59,29 @@ export function useAdversaryEnv(name: string, tuning?: Parameters<typeof useProp
       if (!client) { client = new KubeHttp(readFileSync(path, 'utf8')); clients.set(path, client); }
       return client;
     },
-    host(): Upstream {
-      host ??= createUpstream({ path: env.up().adminKubeconfigPath });
-      return host;
-    },
+    host: hostClient,
     member(member: string): Upstream {
       const client = env.members[member];
       assert.ok(client, `member ${member} is running`);
       return client;
     },
     async issueUser(tenant: string, user: string): Promise<string> {
-      const r = await warren(['tenant', 'kubeconfig', tenant, '--user', user, '--data-dir', env.root]);
-      assert.equal(r.code, 0, `warren tenant kubeconfig ${tenant} --user ${user}: ${r.stderr}`);
+      const res = await hostClient().request<Tenant>('GET', `${TENANTS_PATH}/${tenant}`);
+      assert.equal(res.status, 200, `tenant ${tenant}`);
+      // The CLI's own trick: the Secret holds one kubeconfig per user, read through the admin lookup.
+      const only = { ...res.body, spec: { ...res.body.spec, users: (res.body.spec?.users ?? []).filter((u) => u.name === user).map((u) => ({ ...u, admin: true })) } } as Tenant;
+      const found = await readAdminKubeconfig(hostClient(), only);
+      assert.ok(found, `a kubeconfig for ${user} of ${tenant}`);
       const path = join(env.root, 'tenants', `${tenant}-${user}.kubeconfig`);
-      writeFileSync(path, r.stdout, { mode: 0o600 });
+      writeFileSync(path, found.kubeconfig, { mode: 0o600 });
+      return path;
+    },
+    async createTenant(tenantName: string, spec: Record<string, unknown>): Promise<string> {
+      const res = await hostClient().request('POST', TENANTS_PATH, { apiVersion: TENANT_API_VERSION, kind: 'Tenant', metadata: { name: tenantName }, spec });
+      assert.equal(res.status, 201, `create tenant ${tenantName}: ${JSON.stringify(res.body)}`);
+      const ready = await waitForTenant(hostClient(), tenantName, 90_000);
+      const path = join(env.root, 'tenants', `${tenantName}.kubeconfig`);
+      writeFileSync(path, ready.adminKubeconfig, { mode: 0o600 });
       return path;
     },
     kubectlWith(path: string, args: string[], version = '1.33'): Promise<KubectlResult> {
