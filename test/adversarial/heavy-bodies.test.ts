@@ -42,10 +42,15 @@ describe('adversarial: heavy bodies, fairness and upgrades', { timeout: 240_000 
     const samples: Array<{ ms: number; status: number; acmeAnsweredFirst: boolean }> = [];
     let acmeAnswered = false;
     void heavy.answer.then(() => { acmeAnswered = true; });
-    for (let i = 0; i < 3; i++) {
-      const t0 = Date.now();
-      const res = await globex.get('/api/v1/namespaces/default/configmaps/small');
-      samples.push({ ms: Date.now() - t0, status: res.status, acmeAnsweredFirst: acmeAnswered });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const t0 = Date.now();
+        // No client timeout of consequence: the verdict is the measured time, reported below.
+        const res = await globex.request('GET', '/api/v1/namespaces/default/configmaps/small', { timeoutMs: 150_000 });
+        samples.push({ ms: Date.now() - t0, status: res.status, acmeAnsweredFirst: acmeAnswered });
+      }
+    } finally {
+      await heavy.answer; // the next test must not share the gateway with this body
     }
     const acme = await heavy.answer;
     assert.ok([201, 400, 413, 422].includes(acme.status), `acme's heavy create: a kube-like answer, got ${acme.status}: ${acme.text.slice(0, 200)}`);
@@ -55,10 +60,11 @@ describe('adversarial: heavy bodies, fairness and upgrades', { timeout: 240_000 
 
   it('a 100,000-deep JSON body is a 400 (not a 500), by POST and by merge patch, and globex is unaffected', async () => {
     const acme = env.http('acme');
-    assertRefused(await acme.post('/api/v1/namespaces/default/configmaps', deepJson(100_000)), 400, 'deep JSON create', [acmeId]);
+    const slow = { timeoutMs: 150_000 };
+    assertRefused(await acme.post('/api/v1/namespaces/default/configmaps', deepJson(100_000), slow), 400, 'deep JSON create', [acmeId]);
     await env.as('acme')('create', 'configmap', 'target', '-n', 'default');
-    assertRefused(await acme.patch('/api/v1/namespaces/default/configmaps/target', PATCH.merge, deepJson(100_000)), 400, 'deep JSON merge patch', [acmeId]);
-    assertRefused(await acme.patch('/api/v1/namespaces/default/configmaps/target?fieldManager=x', PATCH.apply, deepJson(100_000)), 400, 'deep JSON apply', [acmeId]);
+    assertRefused(await acme.patch('/api/v1/namespaces/default/configmaps/target', PATCH.merge, deepJson(100_000), slow), 400, 'deep JSON merge patch', [acmeId]);
+    assertRefused(await acme.patch('/api/v1/namespaces/default/configmaps/target?fieldManager=x', PATCH.apply, deepJson(100_000), slow), 400, 'deep JSON apply', [acmeId]);
     const t0 = Date.now();
     assert.equal((await env.http('globex').get('/api/v1/namespaces/default/configmaps/small')).status, 200);
     assert.ok(Date.now() - t0 < GENEROUS_MS);
