@@ -258,11 +258,13 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
 
   async function run(): Promise<void> {
     let needList = true;
+    let notFoundReported = false;
     while (!stopped) {
       try {
         if (needList) {
           await list();
           needList = false;
+          notFoundReported = false;
         }
         if (stopped) break;
         const started = Date.now();
@@ -282,7 +284,14 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         const status = (err as { code?: number }).code;
         // Forbidden, NotFound and the like will not heal by resuming the watch: start over with a list.
         if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) needList = true;
-        log(`informer ${listPath}: ${String(err)}`);
+        // A resource the server does not serve (404) will not heal by retrying soon: say so once, at warn,
+        // and keep retrying quietly (debug), so a resource that appears later is still picked up.
+        if (status === 404) {
+          log(JSON.stringify({ level: notFoundReported ? 'debug' : 'warn', msg: `informer ${listPath}: ${String(err)}${notFoundReported ? '' : ' (the server does not serve it; retrying in the background)'}` }));
+          notFoundReported = true;
+        } else {
+          log(`informer ${listPath}: ${String(err)}`);
+        }
         await sleep(backoff.next());
       }
     }

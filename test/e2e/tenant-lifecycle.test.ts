@@ -16,10 +16,10 @@ import {
   ensureStopped, freePortBase, kubectlAs, readText, startUp, table, warren,
   type RunResult, type UpProcess,
 } from '../fixtures/up/warren-up-process.ts';
+import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
 const MEMBERS = 1;
 const UNAUTHORIZED = 'error: You must be logged in to the server (Unauthorized)\n';
-const TENANT_LABEL = 'tenancy.warren.dev/tenant';
 
 function ok(r: RunResult, what: string): string {
   assert.equal(r.code, 0, `${what} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
@@ -32,39 +32,6 @@ function certOf(kubeconfig: string): X509Certificate {
   const data = doc.users[0]?.user['client-certificate-data'];
   assert.ok(data, 'kubeconfig has client-certificate-data');
   return new X509Certificate(Buffer.from(data, 'base64'));
-}
-
-interface Found { resource: string; namespace?: string; name: string; labels: Record<string, string>; text: string; involvedKind?: string }
-
-/** Every object of every listable resource the host's discovery reports. */
-async function listEverything(host: ReturnType<typeof kubectlAs>): Promise<{ resources: string[]; objects: Found[] }> {
-  const resources = ok(await host(['api-resources', '--verbs=list', '-o', 'name']), 'api-resources').trim().split('\n');
-  const objects: Found[] = [];
-  for (const resource of resources) {
-    const out = ok(await host(['get', resource, '-A', '-o', 'json']), `get ${resource}`);
-    type Item = { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; involvedObject?: { kind?: string } };
-    for (const item of (JSON.parse(out) as { items: Item[] }).items) {
-      objects.push({
-        resource, name: item.metadata.name, labels: item.metadata.labels ?? {}, text: JSON.stringify(item),
-        ...(item.metadata.namespace ? { namespace: item.metadata.namespace } : {}),
-        ...(item.involvedObject?.kind ? { involvedKind: item.involvedObject.kind } : {}),
-      });
-    }
-  }
-  return { resources, objects };
-}
-
-/**
- * What of tenant `id` (named `name`) is left: by namespace, name or API group
- * prefix, label, or mention. Events about the Tenant object itself are the
- * platform admin's record, not the tenant's objects: like any Event they outlive
- * their object until the event TTL, on a real apiserver too.
- */
-function leftovers(objects: Found[], id: string, name: string): string[] {
-  const prefix = `${id}-`;
-  return objects.filter((o) => !(o.resource === 'events' && o.involvedKind === 'Tenant')).filter((o) => o.namespace?.startsWith(prefix) || o.name.startsWith(prefix) || o.name.includes(`.${prefix}`)
-    || o.labels[TENANT_LABEL] === id || o.text.includes(id) || o.text.includes(`"${name}"`))
-    .map((o) => `${o.resource} ${o.namespace ?? ''}/${o.name}`);
 }
 
 describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeout: 180_000 }, () => {

@@ -8,16 +8,22 @@
 // them (on-demand-kinds.ts: watchTemplates / unwatchTemplates), so an idle
 // tenant costs nothing there; a slim view of the tenants' CRDs says which
 // custom kinds exist and their scope.
+//
+// Discovery decides which built-in template kinds are watched (ADR 0024): a kind
+// the upstream does not serve (batch/v1 CronJob on Kubernetes 1.20) is skipped
+// and reported once, at warn, and watched as soon as discovery lists it; it never
+// holds back synced(), so one missing kind cannot stop the controllers or /readyz.
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
+import { watchServedResources } from '../../kube/served-resources.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { TENANTS_PATH } from '../../gateway/tenants/tenant-crd.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { crdKindKey } from '../../core/propagation/detector/custom-kinds.ts';
-import { allNamespacesPath, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
+import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
 import { CRD_KIND_INDEX, crdKindIndex, createTemplateRows, slimCrd } from './template-rows.ts';
 
 export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant' | 'crd';
@@ -54,6 +60,8 @@ export interface EngineInformers {
   resourceById(id: string): TemplateResource | undefined;
   /** Starts watching a tenant's objects of an on-demand row (idempotent); its initial list arrives as ADDED events. */
   watchTemplates(resource: TemplateResource, tenantId: string): void;
+  /** Built-in template kinds the upstream does not serve (at the last discovery check): not watched, not propagated. */
+  unservedKinds(): TemplateResource[];
   /** Stops it; the row itself stays known, for its bindings' cleanup. */
   unwatchTemplates(resource: TemplateResource, tenantId: string): void;
   synced(): Promise<void>;
@@ -104,7 +112,12 @@ export function engineTenantView(t: Tenant): Tenant {
   };
 }
 
-export function startEngineInformers(upstream: Upstream, onChange: (event: ChangeEvent) => void, log: (line: string) => void): EngineInformers {
+export interface EngineInformerSettings {
+  /** How often discovery is asked again while a template kind is not served; default 60 s. */
+  discoveryIntervalMs?: number;
+}
+
+export function startEngineInformers(upstream: Upstream, onChange: (event: ChangeEvent) => void, log: (line: string) => void, settings: EngineInformerSettings = {}): EngineInformers {
   const all: Informer<KubeObject>[] = [];
   function watch<T extends KubeObject>(kind: WatchedKind, listPath: string, tenantOwned: boolean, resource?: TemplateResource, transform?: (obj: T) => T): Informer<T> {
     const informer = startInformer<T>({
@@ -120,7 +133,22 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     return informer;
   }
   const templates = new Map<TemplateResource, Informer<KubeObject>>();
-  for (const r of TEMPLATE_RESOURCES) if (!isOnDemand(r)) templates.set(r, watch('template', allNamespacesPath(r), true, r));
+  const reportedMissing = new Set<TemplateResource>();
+  let stopped = false;
+  const served = watchServedResources({
+    upstream,
+    resources: TEMPLATE_RESOURCES.filter((r) => !isOnDemand(r)),
+    ...(settings.discoveryIntervalMs !== undefined ? { intervalMs: settings.discoveryIntervalMs } : {}),
+    onServed: (r) => {
+      if (stopped || templates.has(r)) return;
+      if (reportedMissing.delete(r)) log(JSON.stringify({ level: 'info', msg: `propagation: ${apiVersionOf(r)} ${r.resource} is served now: ${r.kind} templates are watched` }));
+      templates.set(r, watch('template', allNamespacesPath(r), true, r));
+    },
+    onMissing: (r) => {
+      reportedMissing.add(r);
+      log(JSON.stringify({ level: 'warn', msg: `propagation: the upstream does not serve ${apiVersionOf(r)} ${r.resource}: ${r.kind} templates are not propagated until it does (discovery is checked again every ${Math.round((settings.discoveryIntervalMs ?? 60_000) / 1000)} s)` }));
+    },
+  });
   const tenantTemplates = new Map<string, Map<TemplateResource, Informer<KubeObject>>>();
   const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
   crds.addIndex(CRD_KIND_INDEX, crdKindIndex);
@@ -173,9 +201,15 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       mine.delete(row);
       if (mine.size === 0) tenantTemplates.delete(tenantId);
     },
-    // On-demand kinds start later: synced() is about the view every tenant shares.
-    synced: async () => { await Promise.all(all.map((i) => i.synced())); },
+    unservedKinds: () => [...reportedMissing],
+    // On-demand kinds start later: synced() is about the view every tenant shares, as discovery found it.
+    synced: async () => {
+      await served.checked();
+      await Promise.all(all.map((i) => i.synced()));
+    },
     stop: () => {
+      stopped = true;
+      served.stop();
       for (const i of all) i.stop();
       for (const mine of tenantTemplates.values()) for (const i of mine.values()) i.stop();
     },

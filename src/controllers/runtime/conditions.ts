@@ -1,6 +1,11 @@
 // Status conditions as metav1.Condition: lastTransitionTime moves only when the
 // status flips, so a reconcile that finds nothing new writes nothing new (and
 // does not wake itself up again through its own watch).
+//
+// An empty message is left out, not written as "": a real kube-apiserver (1.20.2
+// as tested) decodes "" in a custom resource's schema-checked string field as
+// null and refuses the whole status write ("must be of type string"), and our
+// CRDs make message optional (required: type, status).
 import type { Condition } from '../../core/types.ts';
 
 export type { Condition };
@@ -21,7 +26,7 @@ export function setCondition(conditions: readonly Condition[] | undefined, input
     type: input.type,
     status: input.status,
     reason: input.reason,
-    message: input.message ?? '',
+    ...(input.message ? { message: input.message } : {}),
     lastTransitionTime: old && old.status === input.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(ctx.now),
   };
   if (ctx.generation !== undefined) next.observedGeneration = ctx.generation;

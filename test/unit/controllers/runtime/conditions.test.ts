@@ -28,4 +28,13 @@ describe('setCondition', () => {
     assert.ok(isConditionTrue(out, 'Ready'));
     assert.ok(!isConditionTrue(out, 'B'));
   });
+
+  // A real kube-apiserver 1.20.2 reads "" in a custom resource's string field as null and refuses the write.
+  for (const message of [undefined, '']) {
+    it(`writes no message when it is ${JSON.stringify(message)}`, () => {
+      const out = setCondition([], { type: 'Ready', status: 'True', reason: 'R', ...(message !== undefined ? { message } : {}) }, { now: t1 });
+      assert.ok(out[0] && !('message' in out[0]));
+      assert.ok(!JSON.stringify(out).includes('""'));
+    });
+  }
 });

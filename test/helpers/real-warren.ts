@@ -1,0 +1,120 @@
+// Warren as production runs it, for the `real` test tier: a real Kubernetes 1.20
+// control plane (etcd + kube-apiserver + controller-manager) as the host,
+// optional real member control planes, `./bin/warren serve` on the host as a
+// child process, the members registered with `warren member add` and the
+// example tenants applied with `warren apply -f tenants/ --wait`, as the README
+// says. startRealWarren() tears down whatever it started when a step fails;
+// stop() (call it in `after`) tears down everything, also after a failure.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectlAs, warren as warrenCli, type RunResult } from '../fixtures/up/warren-up-process.ts';
+import { startWarrenServe, type WarrenServeProcess } from './fault-warren-serve.ts';
+import { KubeHttp } from './kube-http.ts';
+import { realKubeSet, realKubeSkipReason, type RealKube, type RealKubeSet } from './real-kube.ts';
+import { freePort, REPO_ROOT } from './warren-process.ts';
+
+export { realKubeSkipReason };
+
+export interface RealWarrenOptions {
+  /** Tenant manifests for `warren apply -f` (file or directory); default tenants/. Empty list: none. */
+  tenants?: string[];
+  /** Real member control planes (no controller-manager), registered as member1, member2, … */
+  members?: number;
+  /** Labels per member (index 0 = member1) for `warren member add --label`; default: tenants/'s examples (member2 region-b). */
+  memberLabels?: Array<Record<string, string>>;
+  /** Run the host's controller-manager (namespace deletion, garbage collection); default true. */
+  controllerManager?: boolean;
+  /** How long `warren apply --wait` may take, in seconds; default 120. */
+  applyTimeoutSeconds?: number;
+}
+
+export interface RealWarren {
+  kubes: RealKubeSet;
+  host: RealKube;
+  members: RealKube[];
+  serve: WarrenServeProcess;
+  /** https://127.0.0.1:PORT, the gateway tenants reach. */
+  gatewayUrl: string;
+  /** A private directory for the test's files (kubeconfigs); removed by stop(). */
+  dir: string;
+  /** Admin client straight to the host apiserver. */
+  hostHttp: KubeHttp;
+  /** kubectl (PATH's, or a versioned one: '1.27') as the host's admin. */
+  hostKubectl(args: string[], version?: string): Promise<RunResult>;
+  /** `./bin/warren ARGS --kubeconfig HOST` (tenant, member, apply, status). */
+  warren(args: string[], timeoutMs?: number): Promise<RunResult>;
+  /** The tenant's id (status.id). */
+  tenantId(tenant: string): Promise<string>;
+  /** Writes a tenant user's kubeconfig (`warren tenant kubeconfig`) to a private file and returns its path. */
+  kubeconfigOf(tenant: string, user?: string): Promise<string>;
+  /** Everything warren serve logged so far, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_MEMBER_LABELS: Array<Record<string, string>> = [{ location: 'region-a' }, { location: 'region-b' }];
+
+function must(r: RunResult, what: string): string {
+  if (r.code !== 0) throw new Error(`${what} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+  return r.stdout;
+}
+
+export async function startRealWarren(options: RealWarrenOptions = {}): Promise<RealWarren> {
+  const dir = mkdtempSync(join(tmpdir(), 'warren-real-serve-'));
+  const kubes = realKubeSet();
+  let serve: WarrenServeProcess | undefined;
+  const teardown = async (): Promise<void> => {
+    try {
+      await serve?.kill();
+    } finally {
+      try {
+        await kubes.stopAll();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  };
+  try {
+    const memberCount = options.members ?? 0;
+    // One after another: each start unpacks and waits for its apiserver, and the machine has two cores.
+    const host = await kubes.start('host', { controllerManager: options.controllerManager ?? true });
+    const members: RealKube[] = [];
+    for (let i = 1; i <= memberCount; i++) members.push(await kubes.start(`member${i}`, { controllerManager: false }));
+    const hostArgs = ['--kubeconfig', host.kubeconfigPath];
+    const run = (args: string[], timeoutMs?: number): Promise<RunResult> => warrenCli([...args, ...hostArgs], timeoutMs);
+    serve = await startWarrenServe(host.kubeconfigPath, await freePort(), 120_000);
+    for (const [i, member] of members.entries()) {
+      const labels = Object.entries(options.memberLabels?.[i] ?? DEFAULT_MEMBER_LABELS[i] ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+      must(await warrenCli(['member', 'add', member.name, '--kubeconfig', member.kubeconfigPath, '--upstream-kubeconfig', host.kubeconfigPath, ...labels]), `warren member add ${member.name}`);
+    }
+    const tenants = options.tenants ?? [join(REPO_ROOT, 'tenants')];
+    if (tenants.length > 0) {
+      const timeout = options.applyTimeoutSeconds ?? 120;
+      must(await run(['apply', ...tenants.flatMap((t) => ['-f', t]), '--wait', '--timeout', String(timeout)], (timeout + 30) * 1000), 'warren apply --wait');
+    }
+    const hostKubectl = (args: string[], version?: string): Promise<RunResult> => kubectlAs(host.kubeconfigPath, version)(args, 60_000);
+    const running = serve;
+    return {
+      kubes, host, members, serve: running, gatewayUrl: `https://127.0.0.1:${running.port}`, dir,
+      hostHttp: new KubeHttp(host.kubeconfig),
+      hostKubectl,
+      warren: run,
+      async tenantId(tenant) {
+        return must(await hostKubectl(['get', 'tenant', tenant, '-o', 'jsonpath={.status.id}']), `id of ${tenant}`).trim();
+      },
+      async kubeconfigOf(tenant, user) {
+        const text = must(await run(['tenant', 'kubeconfig', tenant, ...(user ? ['--user', user] : [])]), `warren tenant kubeconfig ${tenant}`);
+        const path = join(dir, `${tenant}-${user ?? 'admin'}-${Date.now()}.kubeconfig`);
+        writeFileSync(path, text, { mode: 0o600 });
+        return path;
+      },
+      output: () => running.output(),
+      stop: teardown,
+    };
+  } catch (err) {
+    const out = serve?.output() ?? '';
+    await teardown();
+    throw new Error(`${(err as Error).message}${out ? `\n--- warren serve output (last 4000) ---\n${out.slice(-4000)}` : ''}`);
+  }
+}
