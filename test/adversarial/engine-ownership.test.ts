@@ -83,8 +83,9 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: { name: god }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: god }
+# No ServiceAccount subject: the gateway refuses a ClusterRoleBinding to one (write-path tests); what is
+# left here is what a tenant can store and propagate.
 subjects:
-- { kind: ServiceAccount, name: default, namespace: app }
 - { kind: User, name: hank, apiGroup: rbac.authorization.k8s.io }
 - { kind: Group, name: system:authenticated, apiGroup: rbac.authorization.k8s.io }
 ---
