@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../core/api-error.ts';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../core/protobuf/index.ts';
-import { scanJson, type JsonScanRefusal } from './json-scan.ts';
+import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson, type JsonScanRefusal } from './json-scan.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -68,8 +68,8 @@ export interface BodyType {
  * Decodes a JSON, YAML or Kubernetes-protobuf body (kubectl 1.32+ sends typed
  * objects as protobuf); apply patches are YAML, a superset of JSON.
  */
-export function decodeBody(body: Buffer, contentType: string | undefined, expected?: BodyType): unknown {
-  const refused = looksLikeJsonBytes(body) ? scanJson(body) : undefined;
+export function decodeBody(body: Buffer, contentType: string | undefined, expected?: BodyType, limits: JsonLimits = APISERVER_JSON_LIMITS): unknown {
+  const refused = looksLikeJsonBytes(body) ? scanJson(body, limits) : undefined;
   if (refused) throw scanRefusal(refused, expected);
   const type = mediaType(contentType);
   if (isKubeProtobuf(type)) {
@@ -99,6 +99,20 @@ export function decodeBody(body: Buffer, contentType: string | undefined, expect
     throw badRequest(`error decoding body: ${(err as Error).message}`);
   }
 }
+
+export interface JsonLimits {
+  depth?: number;
+  members?: number;
+}
+
+/**
+ * The embedded apiserver's: depth only (kube refuses beyond 10,000; Node cannot serialise
+ * 2,000), no bound on members, as kube has none.
+ */
+export const APISERVER_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: Number.POSITIVE_INFINITY };
+
+/** The gateway's: depth and members per object (json-scan.ts, ADR 0026). */
+export const GATEWAY_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: MAX_OBJECT_MEMBERS };
 
 /** kube's words for a body refused before decoding (its decoder says "exceeded max depth" beyond 10,000 levels). */
 function scanRefusal(refused: JsonScanRefusal, expected: BodyType | undefined): ApiError {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson } from '../../../src/http/json-scan.ts';
-import { decodeBody } from '../../../src/http/request-body.ts';
+import { decodeBody, GATEWAY_JSON_LIMITS } from '../../../src/http/request-body.ts';
 import { ApiError } from '../../../src/core/api-error.ts';
 import { labelsTooLong, MAX_LABELS_BYTES } from '../../../src/core/tenancy/tenant-label.ts';
 
@@ -54,7 +54,7 @@ describe('scanJson', () => {
 describe('decodeBody refusals', () => {
   const refusal = (body: Buffer, type = 'application/json'): ApiError => {
     try {
-      decodeBody(body, type, { group: '', version: 'v1', kind: 'ConfigMap' });
+      decodeBody(body, type, { group: '', version: 'v1', kind: 'ConfigMap' }, GATEWAY_JSON_LIMITS);
     } catch (err) {
       assert.ok(err instanceof ApiError);
       return err;
@@ -73,6 +73,10 @@ describe('decodeBody refusals', () => {
     const err = refusal(wide(200_000));
     assert.equal(err.code, 400);
     assert.match(err.message, /more than 10000 members/);
+  });
+  it('the embedded apiserver\'s default bounds depth only: kube has no bound on members', () => {
+    assert.equal((decodeBody(wide(20_000), 'application/json') as { kind: string }).kind, 'ConfigMap');
+    assert.throws(() => decodeBody(deep(100_000), 'application/json'), /exceeded max depth/);
   });
   it('ordinary bodies decode as before', () => {
     assert.deepEqual(decodeBody(Buffer.from('{"a":[1,{"b":"]"}]}'), 'application/json'), { a: [1, { b: ']' }] });
