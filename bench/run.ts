@@ -29,8 +29,9 @@ import { fairnessSuite } from './suites/fairness.ts';
 import { loadSuite } from './suites/load.ts';
 import { recoverySuite } from './suites/recovery.ts';
 import { memorySoakSuite } from './suites/memory-soak.ts';
+import { heavyBodySuite } from './suites/heavy-body.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite];
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({

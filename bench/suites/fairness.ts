@@ -62,9 +62,9 @@ interface QuietClient {
   close(): Promise<void>;
 }
 
-async function startQuietClient(kubeconfig: string): Promise<QuietClient> {
+export async function startQuietClient(kubeconfig: string, path = PATH): Promise<QuietClient> {
   const worker = new Worker(QUIET_WORKER, { eval: true, workerData: {
-    kubeconfig, path: PATH, clientUrl: new URL('../http-client.ts', import.meta.url).href, tsxUrl: import.meta.resolve('tsx/esm/api'),
+    kubeconfig, path, clientUrl: new URL('../http-client.ts', import.meta.url).href, tsxUrl: import.meta.resolve('tsx/esm/api'),
   } });
   await new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());

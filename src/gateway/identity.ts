@@ -10,6 +10,11 @@ export interface Identity {
   /** Groups in the tenant's own terms; system:authenticated is added by authorization. */
   groups: string[];
   via: 'certificate' | 'token';
+  /**
+   * The Tenant object (metadata.uid) the credential was issued for; absent in
+   * credentials from before ADR 0025 and from external OIDC issuers.
+   */
+  tenantUid?: string;
   /** When the credential was issued (certificate notBefore, JWT iat): checked against the tenant's revocation point. */
   issuedAt: Date;
   /** Set by impersonation: the UID asked for with Impersonate-Uid. */

@@ -6,6 +6,10 @@ export interface TenantInfo {
   id: string;
   /** The Tenant object's name (human name). */
   name: string;
+  /** The Tenant object's metadata.uid: credentials naming another uid are refused (ADR 0025). */
+  uid?: string;
+  /** The Tenant object's creationTimestamp: a credential issued before it was another Tenant's (ADR 0025). */
+  createdAt?: Date;
   phase: TenantPhase;
   suspended: boolean;
   /** Credentials issued before this instant are refused (warren tenant revoke). */

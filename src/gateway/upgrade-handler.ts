@@ -1,6 +1,8 @@
 // Connection upgrades (exec, attach, port-forward over SPDY or WebSocket) go
 // through the same chain as every other request, then the proxy adapter
-// tunnels the bytes. A refusal is written to the raw socket as a Status.
+// tunnels the bytes, each session holding a fairness seat of its tenant's for
+// its whole life. A refusal is written to the raw socket as a Status (with
+// Retry-After for a 429).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, toApiError } from '../core/api-error.ts';
@@ -15,7 +17,8 @@ const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 function refuse(socket: Duplex, err: ApiError, tenantId: string | undefined): void {
   const status = tenantId ? toTenantStatus(tenantId, err.toStatus()) : err.toStatus();
   const body = JSON.stringify(status);
-  socket.end(`HTTP/1.1 ${err.code} ${err.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const retryAfter = err.details?.retryAfterSeconds ? `Retry-After: ${err.details.retryAfterSeconds}\r\n` : '';
+  socket.end(`HTTP/1.1 ${err.code} ${err.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`);
 }
 
 export function createUpgradeHandler(deps: GatewayDeps, proxy: Proxy): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
@@ -29,6 +32,13 @@ export function createUpgradeHandler(deps: GatewayDeps, proxy: Proxy): (req: Inc
       const fwd = translateRequest(ctx, info, url.searchParams);
       if (fwd.action !== 'forward') throw new ApiError('BadRequest', 'this request cannot be upgraded');
       guard(deps, ctx, info, { method: req.method ?? 'GET', path: fwd.path, query: fwd.query });
+      // A session holds one of its tenant's upgrade seats until its socket closes (429 beyond the share).
+      const tenant = deps.tenants.byId(ctx.id);
+      if (tenant && deps.fairness) {
+        const seat = deps.fairness.enterUpgrade(tenant);
+        socket.once('close', () => seat.release());
+        if (socket.destroyed) seat.release();
+      }
       const query = fwd.query.toString();
       proxy.upgrade(req, socket, head, { path: query ? `${fwd.path}?${query}` : fwd.path });
     })().catch((err: unknown) => refuse(socket, toApiError(err), tenantId));

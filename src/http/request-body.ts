@@ -1,9 +1,11 @@
 // Reads and decodes request bodies. The limit is kube-apiserver's 3 MiB; a
-// larger body is refused with 413 before it is parsed.
+// larger body is refused with 413 before it is parsed, and a JSON body nested
+// too deep or with an object too large for its cost (json-scan.ts) with 400.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../core/api-error.ts';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../core/protobuf/index.ts';
+import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson, type JsonScanRefusal } from './json-scan.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -66,7 +68,9 @@ export interface BodyType {
  * Decodes a JSON, YAML or Kubernetes-protobuf body (kubectl 1.32+ sends typed
  * objects as protobuf); apply patches are YAML, a superset of JSON.
  */
-export function decodeBody(body: Buffer, contentType: string | undefined, expected?: BodyType): unknown {
+export function decodeBody(body: Buffer, contentType: string | undefined, expected?: BodyType, limits: JsonLimits = APISERVER_JSON_LIMITS): unknown {
+  const refused = looksLikeJsonBytes(body) ? scanJson(body, limits) : undefined;
+  if (refused) throw scanRefusal(refused, expected);
   const type = mediaType(contentType);
   if (isKubeProtobuf(type)) {
     const defaults = expected ? { apiVersion: expected.group ? `${expected.group}/${expected.version}` : expected.version, kind: expected.kind } : undefined;
@@ -94,6 +98,38 @@ export function decodeBody(body: Buffer, contentType: string | undefined, expect
   } catch (err) {
     throw badRequest(`error decoding body: ${(err as Error).message}`);
   }
+}
+
+export interface JsonLimits {
+  depth?: number;
+  members?: number;
+}
+
+/**
+ * The embedded apiserver's: depth only (kube refuses beyond 10,000; Node cannot serialise
+ * 2,000), no bound on members, as kube has none.
+ */
+export const APISERVER_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: Number.POSITIVE_INFINITY };
+
+/** The gateway's: depth and members per object (json-scan.ts, ADR 0026). */
+export const GATEWAY_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: MAX_OBJECT_MEMBERS };
+
+/** kube's words for a body refused before decoding (its decoder says "exceeded max depth" beyond 10,000 levels). */
+function scanRefusal(refused: JsonScanRefusal, expected: BodyType | undefined): ApiError {
+  const type = expected?.kind ? ` (must be of type ${expected.kind})` : '';
+  const why = refused.kind === 'depth'
+    ? `invalid character '${refused.char}' exceeded max depth (${refused.limit})`
+    : `an object has more than ${refused.limit} members`;
+  return badRequest(`the object provided is unrecognized${type}: couldn't get version/kind; json parse error: ${why}`);
+}
+
+function looksLikeJsonBytes(body: Buffer): boolean {
+  for (let i = 0; i < body.length && i < 1024; i++) {
+    const c = body[i];
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    return c === 0x7b || c === 0x5b; // { or [
+  }
+  return false;
 }
 
 function looksLikeJsonObject(text: string): boolean {

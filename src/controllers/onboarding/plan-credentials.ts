@@ -3,7 +3,8 @@
 // is re-issued when it is new, when its groups or the tenant's certificate
 // lifetime changed, when less than a third of its lifetime remains (rotation),
 // or when it was issued before spec.credentials.revokeBefore (revocation; the
-// gateway already refuses it). Certificates carry whole seconds, and so does
+// gateway already refuses it), or when it is not bound to this Tenant object's
+// uid (ADR 0025: from before the binding, or from an earlier Tenant). Certificates carry whole seconds, and so does
 // the gateway's revocation check (authn/revocation.ts): compare the same way.
 import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
 
@@ -12,9 +13,11 @@ export interface IssuedCredential {
   groups: string[];
   notBefore: Date;
   notAfter: Date;
+  /** The Tenant uid the certificate is bound to (ADR 0025); absent in certificates from before. */
+  tenantUid?: string;
 }
 
-export type IssueWhy = 'new' | 'changed' | 'rotate' | 'revoke';
+export type IssueWhy = 'new' | 'changed' | 'rotate' | 'revoke' | 'rebind';
 
 export interface CredentialPlan {
   issue: { user: TenantUser; why: IssueWhy }[];
@@ -32,6 +35,8 @@ export interface PlanCredentialsInput {
   lifetimeMs: number;
   revokeBefore?: Date;
   now: Date;
+  /** The Tenant's metadata.uid: a certificate bound to no Tenant, or to another, is re-issued. */
+  tenantUid?: string;
 }
 
 const sec = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -52,7 +57,7 @@ export function planCredentials(input: PlanCredentialsInput): CredentialPlan {
   let next = Infinity;
   for (const user of input.users) {
     const cred = input.existing.get(user.name);
-    const why = whyIssue(user, cred, { lifetimeMs, revokeBefore, now });
+    const why = whyIssue(user, cred, { lifetimeMs, revokeBefore, now, tenantUid: input.tenantUid });
     if (why && !(why === 'revoke' && revocationPending)) {
       plan.issue.push({ user, why });
       next = Math.min(next, lifetimeMs - lifetimeMs / 3);
@@ -66,9 +71,12 @@ export function planCredentials(input: PlanCredentialsInput): CredentialPlan {
   return plan;
 }
 
-function whyIssue(user: TenantUser, cred: IssuedCredential | undefined, ctx: { lifetimeMs: number; revokeBefore: Date | undefined; now: Date }): IssueWhy | undefined {
+function whyIssue(user: TenantUser, cred: IssuedCredential | undefined, ctx: { lifetimeMs: number; revokeBefore: Date | undefined; now: Date; tenantUid: string | undefined }): IssueWhy | undefined {
   if (!cred) return 'new';
   if (ctx.revokeBefore && sec(cred.notBefore) < sec(ctx.revokeBefore)) return 'revoke';
+  // Migration (ADR 0025): certificates from before the binding, or left in the Secret by an
+  // earlier Tenant with this name, are re-issued bound to this Tenant.
+  if (ctx.tenantUid !== undefined && cred.tenantUid !== ctx.tenantUid) return 'rebind';
   if (!sameGroups(user.groups ?? [], cred.groups)) return 'changed';
   // Whole seconds on the certificate: a lifetime with a fraction differs by under a second.
   if (Math.abs(cred.notAfter.getTime() - cred.notBefore.getTime() - ctx.lifetimeMs) >= 1000) return 'changed';

@@ -12,6 +12,7 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
 import { SYSTEM_NAMESPACE } from '../../gateway/state/gateway-secrets.ts';
 import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../gateway/credentials/issue-certificate.ts';
+import { tenantUidsOfSubjectAltName } from '../../gateway/credentials/tenant-binding.ts';
 import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
 import { driftOf, ensureObject, mergeOwned } from './ensure-object.ts';
@@ -44,7 +45,11 @@ export function readIssuedCredential(kubeconfig: string): IssuedCredential | und
     const values = (key: string): string[] => name.flatMap((rdn) => rdn[key] ?? []);
     const user = values('CN')[0];
     if (user === undefined) return undefined;
-    return { user, groups: values('O'), notBefore: cert.notBefore, notAfter: cert.notAfter };
+    const issued: IssuedCredential = { user, groups: values('O'), notBefore: cert.notBefore, notAfter: cert.notAfter };
+    const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
+    const uids = tenantUidsOfSubjectAltName(san?.names.toJSON().filter((n) => n.type === 'url').map((n) => `URI:${n.value}`).join(', '));
+    if (uids.length === 1 && uids[0] !== undefined) issued.tenantUid = uids[0];
+    return issued;
   } catch {
     return undefined;
   }
@@ -54,6 +59,8 @@ export interface CredentialsContext {
   client: ObjectClient;
   tenantName: string;
   id: string;
+  /** The Tenant's metadata.uid, bound into every certificate (ADR 0025). */
+  tenantUid?: string;
   users: readonly TenantUser[];
   lifetimeMs: number;
   revokeBefore?: Date;
@@ -98,13 +105,14 @@ async function writeCredentials(ctx: CredentialsContext, secret: KubeObject | un
   }
   const plan = planCredentials({
     users: ctx.users, existing, lifetimeMs: ctx.lifetimeMs, now: ctx.now,
+    ...(ctx.tenantUid ? { tenantUid: ctx.tenantUid } : {}),
     ...(ctx.revokeBefore ? { revokeBefore: ctx.revokeBefore } : {}),
   });
   for (const user of plan.drop) delete data[kubeconfigKey(user)];
   if (plan.issue.length > 0) {
     const ca = await ctx.tenantCa();
     for (const { user } of plan.issue) {
-      const cert = await issueTenantUserCertificate({ ca, tenantId: ctx.id, user: user.name, groups: user.groups ?? [], lifetimeMs: ctx.lifetimeMs, notBefore: ctx.now });
+      const cert = await issueTenantUserCertificate({ ca, tenantId: ctx.id, user: user.name, groups: user.groups ?? [], lifetimeMs: ctx.lifetimeMs, notBefore: ctx.now, ...(ctx.tenantUid ? { tenantUid: ctx.tenantUid } : {}) });
       const kubeconfig = tenantUserKubeconfig({
         server: tenantServerUrl(ctx.gatewayUrl, ctx.id), caCertPem: ctx.gatewayCaPem, tenantName: ctx.tenantName,
         user: user.name, cert: cert.certPem, key: cert.keyPem, namespace: 'default',

@@ -158,6 +158,7 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     const revokeBefore = spec.credentials?.revokeBefore ? new Date(spec.credentials.revokeBefore) : undefined;
     const creds = await reconcileCredentials({
       client: deps.client, tenantName: name, id, users: spec.users ?? [], lifetimeMs: certificateLifetimeMs(tenant),
+      ...(tenant.metadata.uid ? { tenantUid: tenant.metadata.uid } : {}),
       now: deps.now(), tenantCa: deps.tenantCa, gatewayUrl: deps.gatewayUrl, gatewayCaPem: deps.gatewayCaPem,
       ...(revokeBefore ? { revokeBefore } : {}),
       ...(fresh(ConditionType.CredentialsReady).likelyMissing ? { likelyMissing: true } : {}),

@@ -1,17 +1,17 @@
 // Discovery documents in the tenant's view: its own CRD groups unprefixed,
 // other tenants' groups and groups the table does not serve removed, denied
 // resources (and denied subresources) removed. Built from upstream documents.
+// A group is the tenant's by its prefix (and, when the caller passes the
+// tenant's CRD groups, by having a CRD), built-in by the resource table; never
+// by its suffix (upstreamGroupView).
 import { isObject } from '../types.ts';
-import { classify, isCustomGroup, RESOURCE_CLASS_ROWS } from './resource-classes.ts';
-import { toTenantGroup } from './names.ts';
+import { classify, RESOURCE_CLASS_ROWS, upstreamGroupView, type UpstreamGroupView } from './resource-classes.ts';
 
 type Obj = Record<string, unknown>;
 
 /** Tenant spelling of an upstream group, or undefined when the group must not be shown at all. */
-function visibleGroup(id: string, upstream: string): { group: string; custom: boolean } | undefined {
-  const own = toTenantGroup(id, upstream);
-  if (own !== undefined) return { group: own, custom: true };
-  return isCustomGroup(upstream) ? undefined : { group: upstream, custom: false };
+function visibleGroup(id: string, upstream: string, ownGroups: ReadonlySet<string> | undefined): UpstreamGroupView {
+  return upstreamGroupView(id, upstream, ownGroups);
 }
 
 function resourceVisible(group: string, custom: boolean, name: string): boolean {
@@ -27,9 +27,9 @@ function renameGroupVersion(gv: unknown, group: string): unknown {
 }
 
 /** /apis (APIGroupList). Groups with nothing visible are dropped; upstream addresses are not shown. */
-export function toTenantGroupList(id: string, doc: Obj): Obj {
+export function toTenantGroupList(id: string, doc: Obj, ownGroups?: ReadonlySet<string>): Obj {
   const groups = (Array.isArray(doc.groups) ? doc.groups : []).filter(isObject).flatMap((g) => {
-    const v = visibleGroup(id, String(g.name ?? ''));
+    const v = visibleGroup(id, String(g.name ?? ''), ownGroups);
     if (!v) return [];
     if (!v.custom && !hasVisibleResource(v.group)) return [];
     const versions = (Array.isArray(g.versions) ? g.versions : []).filter(isObject).map((ver) => ({ ...ver, groupVersion: renameGroupVersion(ver.groupVersion, v.group) }));
@@ -49,10 +49,10 @@ function hasVisibleResource(group: string): boolean {
 }
 
 /** /api/v1 or /apis/<group>/<version> (APIResourceList); undefined when the whole group-version is hidden. */
-export function toTenantResourceList(id: string, doc: Obj): Obj | undefined {
+export function toTenantResourceList(id: string, doc: Obj, ownGroups?: ReadonlySet<string>): Obj | undefined {
   const gv = String(doc.groupVersion ?? '');
   const slash = gv.indexOf('/');
-  const v = slash < 0 ? { group: '', custom: false } : visibleGroup(id, gv.slice(0, slash));
+  const v = slash < 0 ? { group: '', custom: false } : visibleGroup(id, gv.slice(0, slash), ownGroups);
   if (!v) return undefined;
   const resources = (Array.isArray(doc.resources) ? doc.resources : []).filter(isObject)
     .filter((r) => resourceVisible(v.group, v.custom, String(r.name ?? '')))
@@ -61,11 +61,11 @@ export function toTenantResourceList(id: string, doc: Obj): Obj | undefined {
 }
 
 /** Aggregated discovery (apidiscovery.k8s.io/v2 APIGroupDiscoveryList). */
-export function toTenantAggregatedDiscovery(id: string, doc: Obj): Obj {
+export function toTenantAggregatedDiscovery(id: string, doc: Obj, ownGroups?: ReadonlySet<string>): Obj {
   const items = (Array.isArray(doc.items) ? doc.items : []).filter(isObject).flatMap((item) => {
     const meta = isObject(item.metadata) ? item.metadata : {};
     const name = String(meta.name ?? '');
-    const v = name === '' ? { group: '', custom: false } : visibleGroup(id, name);
+    const v = name === '' ? { group: '', custom: false } : visibleGroup(id, name, ownGroups);
     if (!v) return [];
     const versions = (Array.isArray(item.versions) ? item.versions : []).filter(isObject).map((ver) => ({
       ...ver,

@@ -8,8 +8,9 @@ import {
   toTenantObjectReference, toTenantRoleRef, toTenantSubject, toUpstreamObjectReference, toUpstreamRoleRef, toUpstreamSubject,
   type ObjectReference, type RoleRef, type Subject,
 } from './references.ts';
-import { toTenantGroup, toTenantNamespace, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
+import { toTenantCrdName, toTenantGroup, toTenantNamespace, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
 import { treatmentOf } from './kind-treatment.ts';
+import { checkCrdGroup } from './resource-classes.ts';
 import { forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import type { TenantContext } from './tenant-context.ts';
@@ -81,7 +82,13 @@ const clusterRole: KindConverter = {
 const crd: KindConverter = {
   in(ctx, obj) {
     const spec = child(obj, 'spec');
-    if (spec && typeof spec.group === 'string') spec.group = toUpstreamGroup(ctx.id, spec.group);
+    if (spec && typeof spec.group === 'string') {
+      // metadata.name is already upstream's here: the message names the tenant's spelling.
+      const name = String(obj.metadata?.name ?? '');
+      const refused = checkCrdGroup(toTenantCrdName(ctx.id, name) ?? name, spec.group);
+      if (refused) throw refused;
+      spec.group = toUpstreamGroup(ctx.id, spec.group);
+    }
     const service = child(spec, 'conversion', 'webhook', 'clientConfig', 'service');
     if (service && typeof service.namespace === 'string') service.namespace = toUpstreamNamespace(ctx.id, service.namespace);
   },

@@ -2,8 +2,8 @@
 // one place that decides it for ownerReferences, ObjectReferences, roleRefs...
 import { rowOfKind } from './resource-classes.ts';
 import { isTenantCrdGroupOf, type TenantContext } from './tenant-context.ts';
-import { splitApiVersion, toTenantGroup, toUpstreamGroup } from './names.ts';
-import { isCustomGroup } from './resource-classes.ts';
+import { splitApiVersion, toUpstreamGroup } from './names.ts';
+import { upstreamGroupView } from './resource-classes.ts';
 
 export interface KindTreatment {
   /** The group is one of the tenant's CRD groups (prefixed upstream). */
@@ -32,12 +32,10 @@ export function treatmentOf(ctx: TenantContext, group: string, kind: string): Ki
 /**
  * The tenant spelling of an upstream group, or undefined when it is another
  * tenant's (or any group a tenant may not see by name): a group that is not
- * ours and not a known one is never shown.
+ * ours and not a built-in one is never shown, whatever its suffix.
  */
 export function tenantGroupOf(id: string, upstreamGroup: string): string | undefined {
-  const own = toTenantGroup(id, upstreamGroup);
-  if (own !== undefined) return own;
-  return isCustomGroup(upstreamGroup) ? undefined : upstreamGroup;
+  return upstreamGroupView(id, upstreamGroup)?.group;
 }
 
 /** apiVersion tenant → upstream, prefixing the group when it is a tenant CRD group. */

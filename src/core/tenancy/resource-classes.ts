@@ -3,6 +3,8 @@
 // upstream API never becomes reachable by accident.
 import { BUILTIN_RESOURCES } from '../resources/builtin-resources.ts';
 import { resourceKey } from '../resources/resource-def.ts';
+import { stripPrefix } from './tenant-id.ts';
+import { invalid, type ApiError } from '../api-error.ts';
 
 export type ResourceClass =
   /** namespace prefixed, name as is */
@@ -112,17 +114,68 @@ const BY_KIND = new Map(RESOURCE_CLASS_ROWS.map((row) => [`${row.group}/${row.ki
 /** Groups the table knows: never a tenant's CRD group, even if a tenant names one so. */
 export const KNOWN_GROUPS: ReadonlySet<string> = new Set(RESOURCE_CLASS_ROWS.map((row) => row.group));
 
-// Groups a tenant CRD may not claim: Kubernetes' own and Karmada's.
-const RESERVED_SUFFIXES = ['.k8s.io', '.kubernetes.io', '.karmada.io'];
+/** A built-in group, in either spelling: core, or a group of the resource table. */
+export function isBuiltinGroup(group: string): boolean {
+  return group === '' || KNOWN_GROUPS.has(group);
+}
+
+// Groups a tenant CRD may not claim: Kubernetes' own (kube-apiserver itself wants the
+// api-approved.kubernetes.io annotation for these), Karmada's (tenants use the shared
+// Karmada groups, which must keep their meaning) and Warren's.
+export const RESERVED_SUFFIXES: readonly string[] = ['.k8s.io', '.kubernetes.io', '.karmada.io', '.warren.dev'];
 
 /**
- * The default answer to "is this (tenant-spelled) group one of the tenant's CRD
- * groups": any group that is not core, not in the table and not reserved.
- * Whether the tenant really has such a CRD is the upstream's to answer (404).
+ * Why a tenant may not have a CRD in this (tenant-spelled) group, or undefined
+ * when it may: a built-in group (it would be shadowed by the built-in one), or
+ * one in a reserved domain (it would read as Kubernetes', Karmada's or Warren's).
+ */
+export function crdGroupRefusal(group: string): string | undefined {
+  if (isBuiltinGroup(group)) return 'the group is a built-in API group';
+  const reserved = RESERVED_SUFFIXES.find((suffix) => group.endsWith(suffix) || group === suffix.slice(1));
+  return reserved === undefined ? undefined : `groups in ${reserved.slice(1)} are reserved`;
+}
+
+/**
+ * Can a tenant-spelled group be one of the tenant's CRD groups: any group a
+ * tenant may create a CRD in (crdGroupRefusal). This only routes: the group is
+ * prefixed with the caller's own id on the way up, so whatever it spells
+ * (another tenant's `<id>-a.com` included) it reaches only the caller's own
+ * objects, and the upstream answers 404 when the caller has no such CRD. A
+ * reserved group that is not built in is a 404 here, never forwarded.
  */
 export function isCustomGroup(group: string): boolean {
-  if (group === '' || KNOWN_GROUPS.has(group)) return false;
-  return !RESERVED_SUFFIXES.some((suffix) => group.endsWith(suffix) || group === suffix.slice(1));
+  return crdGroupRefusal(group) === undefined;
+}
+
+/** 422 in kube's words for a tenant CRD (as the tenant wrote it) in a group it may not claim, else null. */
+export function checkCrdGroup(crdName: string, group: string): ApiError | null {
+  const why = crdGroupRefusal(group);
+  if (why === undefined) return null;
+  return invalid({ kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', name: crdName }, [{
+    type: 'FieldValueInvalid',
+    field: 'spec.group',
+    message: `Invalid value: ${JSON.stringify(group)}: ${why}`,
+  }]);
+}
+
+/**
+ * How an upstream-spelled group shows to tenant `id`: its own CRD group
+ * (prefixed with its id: only its own CRDs can carry that prefix, since every
+ * tenant's CRD group is prefixed with its creator's id), a built-in group, or
+ * nothing (another tenant's group, or any group the table does not know). Never
+ * by suffix: `<other id>-foo.k8s.io` is another tenant's, not Kubernetes'.
+ */
+export type UpstreamGroupView = { group: string; custom: boolean } | undefined;
+
+export function upstreamGroupView(id: string, upstreamGroup: string, ownGroups?: ReadonlySet<string>): UpstreamGroupView {
+  const group = stripPrefix(id, upstreamGroup);
+  if (group !== undefined) {
+    // A group it could not have created (a CRD made before the reserved groups were refused)
+    // is hidden, as its paths are. With the tenant's CRD list at hand, so is one it has no CRD for.
+    if (!isCustomGroup(group) || (ownGroups !== undefined && !ownGroups.has(group))) return undefined;
+    return { group, custom: true };
+  }
+  return isBuiltinGroup(upstreamGroup) ? { group: upstreamGroup, custom: false } : undefined;
 }
 
 export type Classification =

@@ -8,7 +8,7 @@ export interface TenantContext {
   user?: string;
   /**
    * Is this group (tenant spelling) one of the tenant's CRD groups? Defaults to
-   * isCustomGroup: any group not built in, not Karmada's and not reserved.
+   * isCustomGroup: any group not built in (it is prefixed with the tenant's id either way).
    */
   isTenantCrdGroup?: (group: string) => boolean;
   /**

@@ -3,6 +3,7 @@
 // removed on the way out. Whatever the tenant sends under that key is replaced.
 import { isObject, type KubeObject } from '../types.ts';
 import { TENANT_LABEL } from './tenant-id.ts';
+import { invalid, type ApiError } from '../api-error.ts';
 
 export function forceTenantLabel(id: string, labels: Record<string, string> | undefined): Record<string, string> {
   return { ...(labels ?? {}), [TENANT_LABEL]: id };
@@ -23,8 +24,36 @@ export function mapTemplateLabels(holder: unknown, map: (labels: Record<string, 
   else holder.metadata.labels = labels;
 }
 
-/** On the way in: sets the label on the object itself. Mutates and returns obj. */
+/**
+ * Warren's bound on an object's labels, keys and values together: kube's bound
+ * on annotations (256 KiB), which kube does not put on labels. Every label is
+ * copied, matched and serialised by the gateway, its cache and the engine's
+ * informers; without a bound a 200,000-label ConfigMap held the gateway for
+ * seconds (break 5, ADR 0026).
+ */
+export const MAX_LABELS_BYTES = 256 * 1024;
+
+/** kube's FieldValueTooLong, as for annotations, when the labels exceed MAX_LABELS_BYTES; else null. */
+export function labelsTooLong(obj: KubeObject): ApiError | null {
+  const labels = obj.metadata.labels;
+  if (!isObject(labels)) return null;
+  let total = 0;
+  for (const key in labels) {
+    const value = labels[key];
+    total += key.length + (typeof value === 'string' ? value.length : 0);
+    if (total > MAX_LABELS_BYTES) {
+      return invalid({ kind: obj.kind ?? '', name: obj.metadata.name ?? obj.metadata.generateName ?? '' }, [{
+        type: 'FieldValueTooLong', field: 'metadata.labels', message: `Too long: must have at most ${MAX_LABELS_BYTES} bytes`,
+      }]);
+    }
+  }
+  return null;
+}
+
+/** On the way in: sets the label on the object itself (422 when the tenant's labels are too long). Mutates and returns obj. */
 export function labelObject(id: string, obj: KubeObject): KubeObject {
+  const tooLong = labelsTooLong(obj);
+  if (tooLong) throw tooLong;
   obj.metadata.labels = forceTenantLabel(id, obj.metadata.labels);
   return obj;
 }

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
-import { isCustomGroup } from '../../core/tenancy/resource-classes.ts';
+import { isBuiltinGroup, isCustomGroup } from '../../core/tenancy/resource-classes.ts';
 import { toUpstreamGroup } from '../../core/tenancy/names.ts';
 import { toTenantAggregatedDiscovery, toTenantGroupList, toTenantResourceList } from '../../core/tenancy/discovery-translation.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -64,7 +64,9 @@ export function createDiscoveryService(upstream: Upstream): DiscoveryService {
         return;
       }
       if (info.apiVersion) {
-        const group = info.apiGroup && isCustomGroup(info.apiGroup) ? toUpstreamGroup(ctx.id, info.apiGroup) : info.apiGroup;
+        // The caller's own group (prefixed), a built-in one as is; anything else is nobody's.
+        if (!isCustomGroup(info.apiGroup) && !isBuiltinGroup(info.apiGroup)) throw notFound();
+        const group = isCustomGroup(info.apiGroup) ? toUpstreamGroup(ctx.id, info.apiGroup) : info.apiGroup;
         const upstreamPath = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${group}/${info.apiVersion}`;
         const doc = await fetchDoc(upstreamPath, 'application/json');
         if (doc.status !== 200) throw notFound();

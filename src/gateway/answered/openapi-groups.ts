@@ -1,14 +1,11 @@
 // Which API groups of an upstream OpenAPI document a tenant may see, and the
 // tenant's spelling of the text that names its own prefixed groups.
-import { isCustomGroup } from '../../core/tenancy/resource-classes.ts';
-import { toTenantGroup } from '../../core/tenancy/names.ts';
+import { upstreamGroupView } from '../../core/tenancy/resource-classes.ts';
 import { tenantPrefix } from '../../core/tenancy/tenant-id.ts';
 
 /** The tenant's spelling of an upstream group; undefined when it belongs to another tenant. */
 export function visibleGroupOf(id: string, upstreamGroup: string): string | undefined {
-  const own = toTenantGroup(id, upstreamGroup);
-  if (own !== undefined) return own;
-  return isCustomGroup(upstreamGroup) ? undefined : upstreamGroup;
+  return upstreamGroupView(id, upstreamGroup)?.group;
 }
 
 /**

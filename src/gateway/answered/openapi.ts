@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../core/api-error.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
-import { isCustomGroup } from '../../core/tenancy/resource-classes.ts';
-import { toTenantGroup, toUpstreamGroup } from '../../core/tenancy/names.ts';
+import { isBuiltinGroup, isCustomGroup } from '../../core/tenancy/resource-classes.ts';
+import { toUpstreamGroup } from '../../core/tenancy/names.ts';
 import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../core/openapi-protobuf/index.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJsonBody } from '../respond.ts';
@@ -102,8 +102,10 @@ export function createOpenApiService(upstream: Upstream): OpenApiService {
     const group = /^apis\/([^/]+)\//.exec(key)?.[1];
     let upstreamKey = key;
     if (group !== undefined) {
+      // A group that is not built in can only be the caller's own: prefixed with its id, whatever it spells.
       if (isCustomGroup(group)) upstreamKey = key.replace(`apis/${group}/`, `apis/${toUpstreamGroup(ctx.id, group)}/`);
-      else if (toTenantGroup(ctx.id, group) !== undefined || visibleGroupOf(ctx.id, group) === undefined) throw notFound();
+      // Neither the caller's nor built in (a reserved group, another tenant's spelled with its id): nobody's.
+      else if (!isBuiltinGroup(group)) throw notFound();
     }
     const index = await upstream.request<{ paths?: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3', undefined, { Accept: 'application/json' });
     const entry = index.body.paths?.[upstreamKey];

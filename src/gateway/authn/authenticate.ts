@@ -12,7 +12,7 @@ import type { Identity } from '../identity.ts';
 import type { TenantDirectory } from '../tenant-directory.ts';
 import type { TokenAuthenticator } from './bearer-token.ts';
 import { identityFromClientCertificate } from './client-certificate.ts';
-import { isRevoked } from './revocation.ts';
+import { bindingRefusal, isRevoked } from './revocation.ts';
 import { unauthorized } from './unauthorized.ts';
 
 export interface AuthenticatorOptions {
@@ -69,6 +69,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (isRevoked(identity.issuedAt, tenant.credentialsNotBefore)) {
       throw unauthorized(`credential issued ${identity.issuedAt.toISOString()} is revoked (tenant ${tenant.id} refuses credentials before ${tenant.credentialsNotBefore?.toISOString()})`);
     }
+    // Bound to the Tenant object, not only its id: a Tenant made again with a deleted one's id
+    // refuses the deleted one's credentials (break 8, ADR 0025).
+    const notOurs = bindingRefusal(identity, tenant);
+    if (notOurs) throw unauthorized(notOurs);
     if (tenant.phase === 'Terminating') throw tenantBeingDeleted();
     return identity;
   };

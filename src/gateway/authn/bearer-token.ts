@@ -11,6 +11,7 @@ import { DEFAULT_AUDIENCE, DEFAULT_ISSUER, TENANT_CLAIM, WARREN_TOKEN_ALGORITHM,
 import type { SigningKeySet } from '../credentials/signing-keys.ts';
 import { httpsFetchWithCa } from './jwks-fetch.ts';
 import { unauthorized } from './unauthorized.ts';
+import { isTenantUid, TENANT_UID_CLAIM } from '../credentials/tenant-binding.ts';
 
 /** Clock skew tolerated on exp, nbf and iat, as agreed for the gateway. */
 export const CLOCK_SKEW_SECONDS = 30;
@@ -128,7 +129,14 @@ function identityFrom(payload: JWTPayload, rule: IssuerRule, now: Date): Identit
   const iat = payload.iat;
   if (typeof iat !== 'number') throw unauthorized('token has no iat: it could not be revoked');
   if (iat * 1000 > now.getTime() + CLOCK_SKEW_SECONDS * 1000) throw unauthorized('token is issued in the future');
-  return { tenantId, user, groups: groupsFrom(payload[rule.groupsClaim]), via: 'token', issuedAt: new Date(iat * 1000) };
+  const identity: Identity = { tenantId, user, groups: groupsFrom(payload[rule.groupsClaim]), via: 'token', issuedAt: new Date(iat * 1000) };
+  // Only Warren's own tokens name the Tenant object; an outside issuer cannot know its uid.
+  if (!rule.external && payload[TENANT_UID_CLAIM] !== undefined) {
+    const uid = payload[TENANT_UID_CLAIM];
+    if (typeof uid !== 'string' || !isTenantUid(uid)) throw unauthorized(`token has a malformed ${TENANT_UID_CLAIM} claim`);
+    identity.tenantUid = uid;
+  }
+  return identity;
 }
 
 export function createTokenAuthenticator(options: TokenAuthenticatorOptions): TokenAuthenticator {

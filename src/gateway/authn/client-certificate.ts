@@ -8,6 +8,7 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { isTenantId } from '../../core/tenancy/tenant-id.ts';
 import type { Identity } from '../identity.ts';
 import { unauthorized } from './unauthorized.ts';
+import { isTenantUid, tenantUidsOfSubjectAltName } from '../credentials/tenant-binding.ts';
 
 const CLIENT_AUTH_EKU = '1.3.6.1.5.5.7.3.2';
 
@@ -40,13 +41,18 @@ export function identityFromPeerCertificate(cert: PeerCertificate, now = new Dat
   // Exactly one CN and one OU: a second one would make the user or tenant ambiguous.
   if (cn.length !== 1 || cn[0] === '') throw unauthorized('client certificate needs exactly one CN (the user)');
   if (ou.length !== 1 || !isTenantId(ou[0] ?? '')) throw unauthorized('client certificate needs exactly one OU holding a tenant id');
-  return {
+  // At most one Tenant uid: two would make the Tenant the certificate is bound to ambiguous.
+  const uids = tenantUidsOfSubjectAltName(cert.subjectaltname);
+  if (uids.length > 1 || (uids[0] !== undefined && !isTenantUid(uids[0]))) throw unauthorized('client certificate names more than one tenant uid, or a malformed one');
+  const identity: Identity = {
     tenantId: ou[0] as string,
     user: cn[0] as string,
     groups: values(subject.O),
     via: 'certificate',
     issuedAt: validFrom,
   };
+  if (uids[0] !== undefined) identity.tenantUid = uids[0];
+  return identity;
 }
 
 /**

@@ -72,6 +72,15 @@ export function derName(rdns: ReadonlyArray<readonly [NameAttribute, string]>): 
   }));
 }
 
+/** OID 2.5.29.17 subjectAltName. */
+const SUBJECT_ALT_NAME = Buffer.from('0603551d11', 'hex');
+
+/** A non-critical subjectAltName extension of URIs (GeneralName [6] IA5String), DER. */
+export function derSubjectAltNameUris(uris: readonly string[]): Buffer {
+  for (const uri of uris) if (!/^[\x21-\x7e]+$/.test(uri)) throw new TypeError(`not an IA5 URI: ${JSON.stringify(uri)}`);
+  return der(SEQUENCE, SUBJECT_ALT_NAME, der(0x04, der(SEQUENCE, ...uris.map((uri) => der(0x86, Buffer.from(uri, 'ascii'))))));
+}
+
 export interface TbsParts {
   serial: Uint8Array;
   /** The issuer's Name, DER. */

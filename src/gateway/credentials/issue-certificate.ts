@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
 import { assertTenantId } from '../../core/tenancy/tenant-id.ts';
 import { buildKubeconfig } from '../../pki/kubeconfig.ts';
 import type { IssuedCertificate, KeyPairPem } from '../../pki/certificates.ts';
-import { buildCertificate, buildTbsCertificate, derName, type NameAttribute } from './certificate-der.ts';
+import { buildCertificate, buildTbsCertificate, derName, derSubjectAltNameUris, type NameAttribute } from './certificate-der.ts';
+import { tenantUidUri } from './tenant-binding.ts';
 
 const generateEcKeyPair = promisify(generateKeyPair);
 
@@ -25,6 +26,11 @@ export interface TenantUserCertificateOptions {
   user: string;
   groups: string[];
   lifetimeMs: number;
+  /**
+   * The Tenant object's metadata.uid, written as a subjectAltName URI: the gateway
+   * refuses the certificate for any other Tenant with the same id (ADR 0025).
+   */
+  tenantUid?: string;
   /** Issue instant; defaults to now. Tests use a past instant to make expired certificates. */
   notBefore?: Date;
 }
@@ -89,7 +95,8 @@ function parsedCa(ca: KeyPairPem): Promise<ParsedCa> {
  * An ECDSA P-256 client certificate for one tenant user, signed by the tenant CA:
  * subject CN=<user>, OU=<tenant id>, O=<group>... (each value verbatim), validity
  * [notBefore floored to the second, + lifetimeMs), not a CA, digitalSignature,
- * clientAuth, and the CA's key identifier.
+ * clientAuth, the CA's key identifier, and (given tenantUid) the Tenant's uid
+ * as a subjectAltName URI.
  */
 export async function issueTenantUserCertificate(options: TenantUserCertificateOptions): Promise<TenantUserCertificate> {
   assertTenantId(options.tenantId);
@@ -109,7 +116,7 @@ export async function issueTenantUserCertificate(options: TenantUserCertificateO
     notAfter,
     subject: derName(subject),
     spki: keys.publicKey,
-    extensions: [...clientExtensions(), ca.aki],
+    extensions: [...clientExtensions(), ca.aki, ...(options.tenantUid !== undefined ? [derSubjectAltNameUris([tenantUidUri(options.tenantUid)])] : [])],
   });
   const certDer = buildCertificate(tbs, sign('sha256', tbs, ca.key));
   return { certPem: toPem(certDer, 'CERTIFICATE'), keyPem: keys.privateKey, notBefore, notAfter };

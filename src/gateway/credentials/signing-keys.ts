@@ -9,6 +9,7 @@ import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK 
 import type { JWK } from 'jose';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { assertTenantId } from '../../core/tenancy/tenant-id.ts';
+import { TENANT_UID_CLAIM } from './tenant-binding.ts';
 
 export const WARREN_TOKEN_ALGORITHM = 'ES256';
 export const DEFAULT_ISSUER = 'https://warren.local';
@@ -105,6 +106,8 @@ export interface MintTokenOptions {
   user: string;
   groups: string[];
   ttlSeconds: number;
+  /** The Tenant object's metadata.uid (claim warren.dev/tenant-uid): refused for any other Tenant with the id. */
+  tenantUid?: string;
   /** Issue instant (iat); defaults to now. */
   now?: Date;
 }
@@ -113,7 +116,9 @@ export async function mintTenantToken(options: MintTokenOptions): Promise<string
   assertTenantId(options.tenantId);
   const key = await importJWK(options.keys.current.privateJwk, WARREN_TOKEN_ALGORITHM);
   const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  return new SignJWT({ [TENANT_CLAIM]: options.tenantId, groups: options.groups })
+  const claims: Record<string, unknown> = { [TENANT_CLAIM]: options.tenantId, groups: options.groups };
+  if (options.tenantUid !== undefined) claims[TENANT_UID_CLAIM] = options.tenantUid;
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: WARREN_TOKEN_ALGORITHM, kid: options.keys.current.kid, typ: 'JWT' })
     .setIssuer(options.issuer ?? DEFAULT_ISSUER)
     .setSubject(options.user)

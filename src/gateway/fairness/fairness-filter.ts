@@ -21,6 +21,7 @@ import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';
 import { createFloodPacing, type FloodPacing } from './flood-pacing.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
 import { DEFAULT_HOLD_SPREAD, throttleAfterResponse } from './throttle-socket.ts';
+import { createUpgradeSeats } from './upgrade-seats.ts';
 
 /** A held seat; it is given back when the response closes, or earlier by release(). */
 export interface Seat {
@@ -34,6 +35,16 @@ export interface Fairness {
    * tenant's share is used up (and then holds the connection for Retry-After).
    */
   enter(req: IncomingMessage, res: ServerResponse, tenant: TenantInfo): Promise<Seat>;
+  /**
+   * A seat for an upgraded connection (exec, attach, port-forward), held until
+   * released (its socket closes): at most the tenant's seats at once; beyond,
+   * a 429 ApiError with Retry-After at once (a session is not worth queueing:
+   * one that ends could take minutes). Separate from the request seats, so
+   * open sessions never starve the tenant's ordinary requests.
+   */
+  enterUpgrade(tenant: TenantInfo): Seat;
+  /** Upgraded connections a tenant holds now. */
+  openUpgrades(tenantId: string): number;
   stats(): FairLimiterStats;
 }
 
@@ -54,6 +65,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   const holdSpread = config.holdSpread ?? DEFAULT_HOLD_SPREAD;
   const holdWhileQueueFull = config.holdWhileQueueFull !== false;
+  const upgrades = createUpgradeSeats();
   return {
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -86,6 +98,15 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       releaseOnEnd(res, release);
       return { release: () => release(false) };
     },
+    enterUpgrade(tenant) {
+      if (config.enabled === false) return NO_SEAT;
+      const limits = buildTenantLimits(config, tenant.id, tenant);
+      const seat = upgrades.take(tenant.id, limits.seats);
+      if (seat) return seat;
+      hooks.rejected?.(tenant.id, 'queue-full');
+      throw buildTooManyRequests({ reason: 'upgrades', seats: limits.seats, queueLength: 0, retryAfterSeconds });
+    },
+    openUpgrades: (tenantId) => upgrades.open(tenantId),
     stats: () => limiter.stats(),
   };
 }

@@ -6,7 +6,8 @@ import { ApiError } from '../../core/api-error.ts';
 import type { RejectReason } from './fair-limiter.ts';
 
 export interface TooManyRequestsFacts {
-  reason: RejectReason;
+  /** 'upgrades': the tenant holds as many exec/attach/port-forward sessions as it has seats. */
+  reason: RejectReason | 'upgrades';
   seats: number;
   queueLength: number;
   retryAfterSeconds: number;
@@ -15,6 +16,8 @@ export interface TooManyRequestsFacts {
 export function buildTooManyRequests(facts: TooManyRequestsFacts): ApiError {
   const why = facts.reason === 'queue-full'
     ? `this cluster already has ${facts.seats} requests in progress and ${facts.queueLength} waiting`
-    : `this cluster's ${facts.seats} request seats stayed busy for as long as the request could wait`;
+    : facts.reason === 'upgrades'
+      ? `this cluster already has ${facts.seats} exec, attach or port-forward sessions open`
+      : `this cluster's ${facts.seats} request seats stayed busy for as long as the request could wait`;
   return new ApiError('TooManyRequests', `Too many requests, please try again later: ${why}`, { retryAfterSeconds: facts.retryAfterSeconds });
 }

@@ -3,10 +3,11 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
-import { decodeBody, readBody, type BodyType } from '../../http/request-body.ts';
+import { decodeBody, GATEWAY_JSON_LIMITS, readBody, type BodyType } from '../../http/request-body.ts';
 
 export async function readRequestValue(req: IncomingMessage, expected?: BodyType): Promise<unknown> {
-  return decodeBody(await readBody(req), req.headers['content-type'], expected);
+  // The gateway's limits (ADR 0026): also a bound on members per object, which the embedded apiserver does not set.
+  return decodeBody(await readBody(req), req.headers['content-type'], expected, GATEWAY_JSON_LIMITS);
 }
 
 export async function readRequestObject(req: IncomingMessage, expected?: BodyType): Promise<KubeObject> {

@@ -16,6 +16,9 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
     suspended: tenant.spec?.suspended === true,
     podSecurity: tenant.spec?.podSecurity ?? 'baseline',
   };
+  if (tenant.metadata.uid) info.uid = tenant.metadata.uid;
+  const createdAt = tenant.metadata.creationTimestamp ? new Date(tenant.metadata.creationTimestamp) : undefined;
+  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt;
   const notBefore = latest(tenant.spec?.credentials?.revokeBefore, tenant.status?.credentialsNotBefore);
   if (notBefore) info.credentialsNotBefore = notBefore;
   if (tenant.status?.clusters) info.clusters = [...tenant.status.clusters];
