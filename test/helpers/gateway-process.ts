@@ -3,11 +3,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './warren-process.ts';
+import { exitWithParentArgs, exitWithParentSpawn } from './exit-with-parent.ts';
 
 export interface GatewayUp { upstream: string; kubeconfigs: Record<string, string> }
 
 export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: GatewayUp }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...exitWithParentArgs(), '--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   const up = await new Promise<GatewayUp>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s:\n${out}`)), 30_000);
