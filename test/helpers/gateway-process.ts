@@ -11,7 +11,7 @@ export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: 
   const child = spawn(process.execPath, [...exitWithParentArgs(), '--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   const up = await new Promise<GatewayUp>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`gateway did not start in 180 s:\n${out}`)), 180_000);
     child.stdout!.on('data', (d) => {
       out += String(d);
       const m = /^READY (.*)$/m.exec(out);
