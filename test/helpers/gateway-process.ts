@@ -10,6 +10,8 @@ export interface GatewayUp { upstream: string; kubeconfigs: Record<string, strin
 export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: GatewayUp }> {
   const child = spawn(process.execPath, [...exitWithParentArgs(), '--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
+  // A start that fails must not leave its child behind: the caller gets no handle to stop it,
+  // and a live child (its pipes) keeps the test process itself from exiting.
   const up = await new Promise<GatewayUp>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start in 180 s:\n${out}`)), 180_000);
     child.stdout!.on('data', (d) => {
@@ -19,6 +21,9 @@ export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: 
     });
     child.stderr!.on('data', (d) => { out += String(d); });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`gateway exited ${code}:\n${out}`)); });
+  }).catch((err: unknown) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw err;
   });
   return { child, up };
 }
