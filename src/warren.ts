@@ -65,6 +65,16 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
     ],
     ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
   });
+  // One series per kind the engine cannot watch (ADR 0024), read from whichever controllers run now.
+  metrics.gauge({
+    name: 'warren_upstream_unserved_kinds',
+    help: 'Template kinds the propagation engine skips because the upstream does not serve them (1 per kind).',
+    labelNames: ['resource'] as const,
+    collect: (g) => {
+      g.reset();
+      for (const resource of running?.unservedKinds() ?? []) g.set({ resource }, 1);
+    },
+  });
   const controllers = (): RunningControllers => startControllers(options, gateway, metrics);
   let elector: LeaderElector | undefined;
   if (options.leaderElection) {
@@ -93,6 +103,7 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
 
 interface RunningControllers {
   synced(): Promise<void>;
+  unservedKinds(): string[];
   stop(): void;
 }
 
@@ -123,6 +134,7 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway, metri
   registerControllerMetrics(metrics, propagation);
   return {
     synced: async () => { await Promise.all([onboarding.synced(), clusters.synced(), propagation.synced()]); },
+    unservedKinds: () => propagation.unservedKinds(),
     stop() {
       onboarding.stop();
       clusters.stop();

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './warren-process.ts';
+import { exitWithParentArgs, exitWithParentSpawn } from './exit-with-parent.ts';
 
 export interface WarrenServeProcess {
   port: number;
@@ -11,8 +12,8 @@ export interface WarrenServeProcess {
 }
 
 export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, readyTimeoutMs = 60_000): Promise<WarrenServeProcess> {
-  const args = [join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`];
+  const child: ChildProcess = spawn(process.execPath, args, exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   let dead = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => { dead = true; resolve(); }));

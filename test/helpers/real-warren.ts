@@ -53,6 +53,7 @@ export interface RealWarren {
   stop(): Promise<void>;
 }
 
+const CLI_TIMEOUT_MS = 180_000;
 const DEFAULT_MEMBER_LABELS: Array<Record<string, string>> = [{ location: 'region-a' }, { location: 'region-b' }];
 
 function must(r: RunResult, what: string): string {
@@ -82,18 +83,19 @@ export async function startRealWarren(options: RealWarrenOptions = {}): Promise<
     const members: RealKube[] = [];
     for (let i = 1; i <= memberCount; i++) members.push(await kubes.start(`member${i}`, { controllerManager: false }));
     const hostArgs = ['--kubeconfig', host.kubeconfigPath];
-    const run = (args: string[], timeoutMs?: number): Promise<RunResult> => warrenCli([...args, ...hostArgs], timeoutMs);
+    // Generous: on a loaded 2-core machine a CLI run spends most of its time loading its modules (30 s seen).
+    const run = (args: string[], timeoutMs = CLI_TIMEOUT_MS): Promise<RunResult> => warrenCli([...args, ...hostArgs], timeoutMs);
     serve = await startWarrenServe(host.kubeconfigPath, await freePort(), 120_000);
     for (const [i, member] of members.entries()) {
       const labels = Object.entries(options.memberLabels?.[i] ?? DEFAULT_MEMBER_LABELS[i] ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
-      must(await warrenCli(['member', 'add', member.name, '--kubeconfig', member.kubeconfigPath, '--upstream-kubeconfig', host.kubeconfigPath, ...labels]), `warren member add ${member.name}`);
+      must(await warrenCli(['member', 'add', member.name, '--kubeconfig', member.kubeconfigPath, '--upstream-kubeconfig', host.kubeconfigPath, ...labels], CLI_TIMEOUT_MS), `warren member add ${member.name}`);
     }
     const tenants = options.tenants ?? [join(REPO_ROOT, 'tenants')];
     if (tenants.length > 0) {
       const timeout = options.applyTimeoutSeconds ?? 120;
-      must(await run(['apply', ...tenants.flatMap((t) => ['-f', t]), '--wait', '--timeout', String(timeout)], (timeout + 30) * 1000), 'warren apply --wait');
+      must(await run(['apply', ...tenants.flatMap((t) => ['-f', t]), '--wait', '--timeout', String(timeout)], CLI_TIMEOUT_MS + timeout * 1000), 'warren apply --wait');
     }
-    const hostKubectl = (args: string[], version?: string): Promise<RunResult> => kubectlAs(host.kubeconfigPath, version)(args, 60_000);
+    const hostKubectl = (args: string[], version?: string): Promise<RunResult> => kubectlAs(host.kubeconfigPath, version)(args, 120_000);
     const running = serve;
     return {
       kubes, host, members, serve: running, gatewayUrl: `https://127.0.0.1:${running.port}`, dir,

@@ -7,6 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeHttp } from './kube-http.ts';
 import { eventually } from './poll.ts';
+import { exitWithParentArgs, exitWithParentSpawn } from './exit-with-parent.ts';
 
 export const REPO_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
@@ -39,9 +40,9 @@ export async function startWarrenApiserver(
   { port, simulateWorkloads = false, readyTimeoutMs = 30_000 }: { port?: number; simulateWorkloads?: boolean; readyTimeoutMs?: number } = {},
 ): Promise<WarrenProcess> {
   const listenPort = port ?? (await freePort());
-  const args = [join(REPO_ROOT, 'bin/warren'), 'apiserver', '--listen', `127.0.0.1:${listenPort}`, '--data-dir', dataDir];
+  const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'apiserver', '--listen', `127.0.0.1:${listenPort}`, '--data-dir', dataDir];
   if (simulateWorkloads) args.push('--simulate-workloads');
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   child.stdout?.on('data', (d) => { out += String(d); });
   child.stderr?.on('data', (d) => { out += String(d); });

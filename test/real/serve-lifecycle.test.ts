@@ -49,7 +49,12 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     acmeKc = await w.kubeconfigOf('acme');
     globexKc = await w.kubeconfigOf('globex');
   });
-  after(async () => { await w?.stop(); });
+  after(async () => {
+    // What warren serve said at warn and above, for a failure's diagnosis.
+    const loud = (w?.output() ?? '').split('\n').filter((l) => /"level":"(warn|error)"/.test(l));
+    if (loud.length > 0) process.stderr.write(`warren serve, warn and above (last 40):\n${loud.slice(-40).join('\n')}\n`);
+    await w?.stop();
+  });
 
   it('onboarding: both tenants Ready, with a status the real apiserver stored; /readyz passes', async () => {
     for (const [name, id] of [['acme', acmeId], ['globex', globexId]] as const) {
@@ -204,6 +209,6 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
 
 /** kubectl with a manifest on stdin. */
 async function runWithInput(kubeconfigPath: string, args: string[], input: string): Promise<RunResult> {
-  const r = await kubectl('1.33', args, { kubeconfigPath, input });
+  const r = await kubectl('1.33', args, { kubeconfigPath, input, timeoutMs: 90_000 });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -59,6 +59,8 @@ export interface RunningPropagation {
   clusters(): Array<{ name: string; ready: boolean }>;
   /** Bindings by FullyApplied state (metrics). */
   bindingCounts(): { total: number; fullyApplied: number };
+  /** Template kinds the upstream does not serve (ADR 0024), as "group/version/resource" (metrics). */
+  unservedKinds(): string[];
   /** Removes what the engine made on the members for a tenant that is being deleted. */
   purgeTenant(id: string): Promise<void>;
   stop(): void;
@@ -157,6 +159,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       }
       return { total: informers.bindings.store.size + informers.clusterBindings.store.size, fullyApplied };
     },
+    unservedKinds: () => informers.unservedKinds().map((r) => `${r.group}/${r.version}/${r.resource}`),
     purgeTenant: (id) => purgeTenantFromMembers(informers, members, id, options.log),
     stop() {
       stopped = true;
