@@ -166,6 +166,10 @@ export class Registry implements ResourceApi {
     const key = this.key(def, namespace, name);
     const old = this.store.get(key);
     const typeName = this.strategy.typeName(def);
+    if (type === 'apply') {
+      const named = { metadata: { name } } as KubeObject;
+      throwIfInvalid(def, named, this.strategy.validateApplied?.(def, body) ?? []);
+    }
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
       const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
