@@ -59,11 +59,12 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     if (info.apiPrefix === 'apis' && info.apiGroup === '' && info.parts.length === 0) {
       const group = path.split('/').filter(Boolean)[1] ?? '';
       const doc = apiGroup(deps.registry.catalog, group);
-      if (!doc) throw notFoundPath();
+      if (!doc) return sendPageNotFound(res);
       sendJson(res, 200, doc);
       return;
     }
     if (info.apiVersion) {
+      if (unknownGroup(deps, info.apiPrefix, info.apiGroup)) return sendPageNotFound(res);
       const doc = apiResourceList(deps.registry.catalog, info.apiGroup, info.apiVersion);
       if (!doc) throw notFoundPath();
       sendJson(res, 200, doc);
@@ -72,6 +73,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     throw notFoundPath();
   }
   const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!def && unknownGroup(deps, info.apiPrefix, info.apiGroup)) return sendPageNotFound(res);
   if (!def) throw notFoundPath();
   const ctx = { req, res, info, query: url.searchParams, def, registry: deps.registry, tables: deps.tables, watches: deps.watches };
   if (info.subresource) {
@@ -79,6 +81,20 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   await handleResource(ctx);
+}
+
+/**
+ * kube-apiserver serves each group under /apis/<group> from its own handler; a path in a
+ * group nobody serves falls through to the mux's plain-text 404, not a Status.
+ */
+function unknownGroup(deps: HandlerDeps, prefix: string, group: string): boolean {
+  return prefix === 'apis' && !deps.registry.catalog.all().some((d) => d.group === group);
+}
+
+function sendPageNotFound(res: ServerResponse): void {
+  const text = '404 page not found\n';
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 function notFoundPath(): ApiError {

@@ -114,7 +114,7 @@ export class Registry implements ResourceApi {
   private insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): KubeObject {
     this.requireVerb(def, 'create');
     checkBodyShape(input);
-    checkTypeMeta(def, input);
+    checkTypeMeta(def, input, this.catalog);
     checkNamespaceMatches(def, input, namespace);
     checkNamespaceOpen(this.store, def, namespace, input.metadata.name);
     const now = this.now();
@@ -143,7 +143,7 @@ export class Registry implements ResourceApi {
   update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
     this.requireVerb(def, 'update');
     checkBodyShape(input);
-    checkTypeMeta(def, input);
+    checkTypeMeta(def, input, this.catalog);
     checkNamespaceMatches(def, input, namespace);
     checkNameMatches(input, name);
     const key = this.key(def, namespace, name);
@@ -193,13 +193,14 @@ export class Registry implements ResourceApi {
     const key = this.key(def, namespace, name);
     const old = this.store.get(key);
     if (!old) throw notFound({ group: def.group, resource: def.resource, name });
-    const subject = { group: def.group, resource: def.resource, name };
+    // kube checks delete preconditions early (rest.BeforeDelete), naming the Kind, not the resource.
+    const subject = { group: def.group, resource: def.kind, name };
     const pre = options.preconditions ?? {};
     if (pre.uid && pre.uid !== old.metadata.uid) {
-      throw conflict(subject, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+      throw conflict(subject, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
     }
     if (pre.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-      throw conflict(subject, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+      throw conflict(subject, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`);
     }
     const finalizers = [...(old.metadata.finalizers ?? [])];
     if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
