@@ -14,9 +14,13 @@ describe('subresources', { timeout: 60_000 }, () => {
     return { ns, path: `/apis/apps/v1/namespaces/${ns}/deployments/web`, created: res.body };
   }
 
+  // A real cluster's deployment controller writes status right after create: writes here are
+  // unconditional (no resourceVersion), which deployments allow, so they cannot race it.
+  const unconditional = (obj: any) => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
+
   it('a status write changes status and not spec', async () => {
     const { path, created } = await withDeployment();
-    const body = { ...created, spec: { ...created.spec, replicas: 9 }, status: { replicas: 2, observedGeneration: 1 } };
+    const body = { ...unconditional(created), spec: { ...created.spec, replicas: 9 }, status: { replicas: 2, observedGeneration: 1 } };
     const res = await ctx.http.put(`${path}/status`, body);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.spec.replicas, 2);
@@ -27,7 +31,7 @@ describe('subresources', { timeout: 60_000 }, () => {
   it('a main-resource write changes spec and not status', async () => {
     const { path } = await withDeployment();
     const current = (await ctx.http.get(path)).body;
-    const res = await ctx.http.put(path, { ...current, spec: { ...current.spec, replicas: 3 }, status: { replicas: 42 } });
+    const res = await ctx.http.put(path, { ...unconditional(current), spec: { ...current.spec, replicas: 3 }, status: { replicas: 42 } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.spec.replicas, 3);
     assert.notEqual(res.body.status?.replicas, 42);
@@ -49,7 +53,7 @@ describe('subresources', { timeout: 60_000 }, () => {
   it('PUT deployments/scale sets spec.replicas and bumps generation', async () => {
     const { path } = await withDeployment(2);
     const scale = (await ctx.http.get(`${path}/scale`)).body;
-    const res = await ctx.http.put(`${path}/scale`, { ...scale, spec: { replicas: 5 } });
+    const res = await ctx.http.put(`${path}/scale`, { ...unconditional(scale), spec: { replicas: 5 } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.kind, 'Scale');
     assert.equal(res.body.spec.replicas, 5);

@@ -166,11 +166,22 @@ describe('validation and request errors', { timeout: 60_000 }, () => {
     const bad = structuredClone(created);
     bad.spec.replicas = -5;
     bad.spec.template.spec.containers[0].image = 'changed:1';
+    // Unconditional, so a real deployment controller's status writes cannot turn this into a 409;
+    // they also move resourceVersion, so the Deployment is checked by generation and spec.
+    delete bad.metadata.resourceVersion;
     const res = await ctx.http.put(`/apis/apps/v1/namespaces/${ns}/deployments/keep`, bad);
     assert.equal(res.status, 422);
     const now = (await ctx.http.get(`/apis/apps/v1/namespaces/${ns}/deployments/keep`)).body;
-    assert.equal(now.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.equal(now.metadata.generation, created.metadata.generation);
+    assert.equal(now.spec.replicas, created.spec.replicas);
     assert.equal(now.spec.template.spec.containers[0].image, 'nginx:1.25');
+    // No controller touches a ConfigMap: there the whole object, resourceVersion included, is unchanged.
+    const cm = (await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: '1' } })).body;
+    const badCm = await ctx.http.put(`/api/v1/namespaces/${ns}/configmaps/keep`, { ...cm, data: { 'not a key!': '2' } });
+    assert.equal(badCm.status, 422, badCm.text);
+    const cmNow = (await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/keep`)).body;
+    assert.equal(cmNow.metadata.resourceVersion, cm.metadata.resourceVersion);
+    assert.deepEqual(cmNow.data, { a: '1' });
   });
 
   it('an unsupported method on a resource is 405', async () => {

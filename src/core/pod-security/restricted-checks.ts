@@ -4,7 +4,7 @@
 // baseline's. Windows pods (spec.os.name=windows) are exempt from the
 // Linux-only ones, as in kube since 1.25.
 import { addedCapabilities, type PodCheck } from './baseline-checks.ts';
-import { containersPhrase, list, obj, podAndContainersPhrase, pluralize, quoteAll, str, type ContainerView, type PodView } from './pod-view.ts';
+import { containersPhrase, obj, podAndContainersPhrase, pluralize, quoteAll, str, type ContainerView, type PodView } from './pod-view.ts';
 
 const ALLOWED_VOLUME_SOURCES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
 
