@@ -21,6 +21,7 @@ import { watchObjects } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
 import { admitAgainstQuotas } from './resource-quota.ts';
+import { admitPodSecurity } from './pod-security-admission.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -124,7 +125,8 @@ export class Registry implements ResourceApi {
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
     obj = this.normalizeAndValidate(def, obj, undefined, options);
-    // Validating admission, after the object is known to be valid (kube's order): ResourceQuota.
+    // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
+    admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
     admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) });
     if (options.dryRun) return this.present(def, obj);
@@ -272,6 +274,7 @@ export class Registry implements ResourceApi {
     }
     obj = hooks.prepareForUpdate(obj, old, { now, store: this.store });
     obj = this.normalizeAndValidate(def, obj, old, options);
+    admitPodSecurity({ store: this.store, def, obj, old, namespace: old.metadata.namespace ?? '', subresource: options.subresource, warnings: options.warnings });
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def) });
     const unchanged = jsonEqual(withoutVolatile(obj), withoutVolatile(old));

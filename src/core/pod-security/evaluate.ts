@@ -25,8 +25,11 @@ export function evaluatePod(level: LevelVersion['level'], metadata: unknown, spe
   return found;
 }
 
-/** `violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)`. */
-export function describeViolations(lv: LevelVersion, violations: readonly Violation[]): string {
+/**
+ * `violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)`;
+ * warnings say `would violate PodSecurity ...`.
+ */
+export function describeViolations(lv: LevelVersion, violations: readonly Violation[], verb: 'violates' | 'would violate' = 'violates'): string {
   const parts = violations.map((v) => (v.detail ? `${v.reason} (${v.detail})` : v.reason));
-  return `violates PodSecurity ${JSON.stringify(formatLevelVersion(lv))}: ${parts.join(', ')}`;
+  return `${verb} PodSecurity ${JSON.stringify(formatLevelVersion(lv))}: ${parts.join(', ')}`;
 }
