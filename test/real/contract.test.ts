@@ -14,6 +14,12 @@ import { REPO_ROOT } from '../helpers/warren-process.ts';
 const SUITE_TIMEOUT_MS = 7 * 60_000;
 const skip = realKubeSkipReason();
 
+/** The child is a test run of its own: without NODE_TEST_CONTEXT, or node --test would skip every file as nested. */
+function childEnv(kubeconfigPath: string): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _nested, ...env } = process.env;
+  return { ...env, WARREN_CONTRACT_KUBECONFIG: kubeconfigPath };
+}
+
 describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, timeout: SUITE_TIMEOUT_MS + 180_000 }, () => {
   let set: RealKubeSet | undefined;
   let kube: RealKube | undefined;
@@ -36,7 +42,7 @@ describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, 
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = execFile(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
         cwd: REPO_ROOT,
-        env: { ...process.env, WARREN_CONTRACT_KUBECONFIG: kube?.kubeconfigPath ?? '' },
+        env: childEnv(kube?.kubeconfigPath ?? ''),
         timeout: SUITE_TIMEOUT_MS,
         killSignal: 'SIGKILL',
         maxBuffer: 64 << 20,
