@@ -58,11 +58,14 @@ describe('paging', { timeout: 60_000 }, () => {
     assert.deepEqual(fresh.items.map((i: any) => i.metadata.name), ['s00', 's01', 's02', 's03', 's03a', 's05']);
   });
 
-  it('a continue token whose snapshot is compacted away is 410 Expired', async () => {
+  it('a continue token whose snapshot is compacted away is 410 Expired', async (t) => {
     const ns = await seed(2);
-    // kube-apiserver's token: unpadded base64url JSON {v, rv, start}; resourceVersion 1 is long compacted on any server that has seen writes.
+    // kube-apiserver's token: unpadded base64url JSON {v, rv, start}. A real apiserver compacts etcd every
+    // 5 minutes, so a control plane younger than that still holds revision 1 and serves the page (200):
+    // only a server we did not start may do so; the embedded one keeps no such history.
     const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 's00\u0000' })).toString('base64url');
     const res = await ctx.http.get(`/api/v1/namespaces/${ns}/podtemplates?limit=1&continue=${encodeURIComponent(token)}`);
+    if (res.status === 200 && ctx.server.external) return t.skip('the server has not compacted revision 1 yet');
     assert.equal(res.status, 410);
     assert.equal(res.body.reason, 'Expired');
     assert.match(res.body.message, /^The provided continue parameter is too old to display a consistent list result\./);
