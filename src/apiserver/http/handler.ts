@@ -66,12 +66,11 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     if (info.apiPrefix === 'apis' && info.apiGroup === '' && info.parts.length === 0) {
       const group = path.split('/').filter(Boolean)[1] ?? '';
       const doc = apiGroup(deps.registry.catalog, group);
-      if (!doc) return sendPageNotFound(res);
+      if (!doc) throw notFoundPath();
       sendJson(res, 200, doc);
       return;
     }
     if (info.apiVersion) {
-      if (unknownGroup(deps, info.apiPrefix, info.apiGroup)) return sendPageNotFound(res);
       const doc = apiResourceList(deps.registry.catalog, info.apiGroup, info.apiVersion);
       if (!doc) throw notFoundPath();
       sendJson(res, 200, doc);
@@ -80,7 +79,6 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     throw notFoundPath();
   }
   const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!def && unknownGroup(deps, info.apiPrefix, info.apiGroup)) return sendPageNotFound(res);
   if (!def) throw notFoundPath();
   if (user && info.apiGroup === 'authorization.k8s.io' && info.resource === 'selfsubjectaccessreviews' && info.verb === 'create') {
     await answerAccessReview(deps, req, res, user);
@@ -94,20 +92,6 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   await handleResource(ctx);
 }
 
-/**
- * kube-apiserver serves each group under /apis/<group> from its own handler; a path in a
- * group nobody serves falls through to the mux's plain-text 404, not a Status.
- */
-function unknownGroup(deps: HandlerDeps, prefix: string, group: string): boolean {
-  return prefix === 'apis' && !deps.registry.catalog.all().some((d) => d.group === group);
-}
-
-function sendPageNotFound(res: ServerResponse): void {
-  const text = '404 page not found\n';
-  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 /** SelfSubjectAccessReviews are answered, never stored: kube's authorizer, asked about the caller. */
 async function answerAccessReview(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
   const body = decodeBody(await readBody(req), req.headers['content-type'], { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' }) as { spec?: SelfSubjectAccessReviewSpec };
@@ -115,6 +99,9 @@ async function answerAccessReview(deps: HandlerDeps, req: IncomingMessage, res: 
   sendJson(res, 201, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: { creationTimestamp: null }, spec, status: deps.authorize.review(user, spec) });
 }
 
+// A real kube-apiserver answers a path in a group nobody serves with a plain-text "404 page not
+// found"; this server keeps a JSON Status there because the gateway cannot yet translate a
+// non-Status 404 (it answers 500). See docs/compatibility.md.
 function notFoundPath(): ApiError {
   return new ApiError('NotFound', 'the server could not find the requested resource', {});
 }
