@@ -15,6 +15,7 @@ import { createHandler } from './http/handler.ts';
 import { createTablePrinter } from './http/table-printer.ts';
 import { createOpenApiServer } from './http/openapi-routes.ts';
 import { createAuthenticator } from './http/authn.ts';
+import { createAuthorizer } from './http/authz.ts';
 import { createTokenIssuer } from './auth/token-issuer.ts';
 import { loadCredentials, saveServiceAccountKey } from './credentials.ts';
 import { buildKubeconfig } from '../pki/kubeconfig.ts';
@@ -98,6 +99,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     tables: createTablePrinter(registry),
     openapi: createOpenApiServer(registry),
     authenticate: createAuthenticator(credentials.adminToken, tokens),
+    authorize: createAuthorizer(store),
     tokens,
     serverAddress: () => address,
     version: versionInfo,

@@ -155,7 +155,9 @@ describe('CRUD', { timeout: 60_000 }, () => {
     });
     assert.equal(res.status, 409);
     assert.equal(res.body.reason, 'Conflict');
-    assert.match(res.body.message, /^Operation cannot be fulfilled on configmaps "p": Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000, UID in object meta: /);
+    // kube checks delete preconditions before the storage does (rest.BeforeDelete), naming the Kind.
+    assert.match(res.body.message, /^Operation cannot be fulfilled on ConfigMap "p": the UID in the precondition \(00000000-0000-0000-0000-000000000000\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/);
+    assert.deepEqual(res.body.details, { name: 'p', kind: 'ConfigMap' });
     assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/p`)).status, 200);
   });
 

@@ -71,6 +71,60 @@ describe('validation and request errors', { timeout: 60_000 }, () => {
     assert.equal(res.body.message, 'the server could not find the requested resource');
   });
 
+  it('a body of another kind or apiVersion is 400 in the words of kube\'s decoder', async () => {
+    const ns = await ctx.namespaces.create('v');
+    const cases = [
+      { path: `/api/v1/namespaces/${ns}/configmaps`, body: { apiVersion: 'v1', kind: 'Secret' }, message: 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion' },
+      { path: `/apis/apps/v1/namespaces/${ns}/deployments`, body: { apiVersion: 'apps/v1', kind: 'StatefulSet' }, message: 'StatefulSet in version "v1" cannot be handled as a Deployment: converting (v1.StatefulSet) to (apps.Deployment): unknown conversion' },
+      { path: '/apis/rbac.authorization.k8s.io/v1/clusterroles', body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' }, message: 'Role in version "v1" cannot be handled as a ClusterRole: converting (v1.Role) to (rbac.ClusterRole): unknown conversion' },
+      { path: `/api/v1/namespaces/${ns}/configmaps`, body: { apiVersion: 'v1', kind: 'Foo' }, message: /^Foo in version "v1" cannot be handled as a ConfigMap: no kind "Foo" is registered for version "v1" in scheme / },
+      { path: `/api/v1/namespaces/${ns}/configmaps`, body: { apiVersion: 'nosuch.example.com/v1', kind: 'ConfigMap' }, message: /^ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "nosuch.example.com\/v1" in scheme / },
+    ];
+    for (const c of cases) {
+      const res = await ctx.http.post(c.path, { ...c.body, metadata: { name: 'k' } });
+      assert.equal(res.status, 400, `${c.path} ${res.text}`);
+      assert.equal(res.body.reason, 'BadRequest');
+      if (typeof c.message === 'string') assert.equal(res.body.message, c.message);
+      else assert.match(res.body.message, c.message);
+    }
+    assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/k`)).status, 404, 'nothing stored');
+  });
+
+  it('the scale of a missing object is 404 naming the scale resource on GET, the main resource on PUT', async () => {
+    const ns = await ctx.namespaces.create('v');
+    const get = await ctx.http.get(`/apis/apps/v1/namespaces/${ns}/deployments/nope/scale`);
+    assert.equal(get.status, 404);
+    assert.equal(get.body.message, 'deployments/scale.apps "nope" not found');
+    assert.deepEqual(get.body.details, { name: 'nope', group: 'apps', kind: 'deployments/scale' });
+    const rc = await ctx.http.get(`/api/v1/namespaces/${ns}/replicationcontrollers/nope/scale`);
+    assert.equal(rc.body.message, 'replicationcontrollers/scale.autoscaling "nope" not found');
+    assert.deepEqual(rc.body.details, { name: 'nope', group: 'autoscaling', kind: 'replicationcontrollers/scale' });
+    const put = await ctx.http.put(`/apis/apps/v1/namespaces/${ns}/deployments/nope/scale`, {
+      apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'nope', namespace: ns }, spec: { replicas: 2 },
+    });
+    assert.equal(put.status, 404);
+    assert.equal(put.body.message, 'deployments.apps "nope" not found');
+    assert.deepEqual(put.body.details, { name: 'nope', group: 'apps', kind: 'deployments' });
+  });
+
+  it('a path in a group nobody serves is a 404; an unknown version or resource of a served group is a Status', async () => {
+    for (const path of ['/apis/nosuch.example.com', '/apis/nosuch.example.com/v1', '/apis/nosuch.example.com/v1/things', '/apis/nosuch.example.com/v1/namespaces/default/things/x']) {
+      const res = await ctx.http.get(path);
+      assert.equal(res.status, 404, path);
+      // Real kube: plain text "404 page not found". The embedded server keeps a NotFound Status until the
+      // gateway translates a non-Status 404 (docs/compatibility.md); either way nothing else is said.
+      if (res.body) assert.equal(res.body.reason, 'NotFound', path);
+      else assert.equal(res.text, '404 page not found\n', path);
+    }
+    for (const path of ['/apis/apps/v9', '/apis/apps/v1/nosuch', '/api/v1/nosuch']) {
+      const res = await ctx.http.get(path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.kind, 'Status', path);
+      assert.equal(res.body.reason, 'NotFound', path);
+      assert.equal(res.body.message, 'the server could not find the requested resource', path);
+    }
+  });
+
   it('a body over 3 MiB is 413 RequestEntityTooLarge', async () => {
     const ns = await ctx.namespaces.create('v');
     const res = await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('huge', { blob: 'x'.repeat(3 * 1024 * 1024 + 16) }));
@@ -114,11 +168,22 @@ describe('validation and request errors', { timeout: 60_000 }, () => {
     const bad = structuredClone(created);
     bad.spec.replicas = -5;
     bad.spec.template.spec.containers[0].image = 'changed:1';
+    // Unconditional, so a real deployment controller's status writes cannot turn this into a 409;
+    // they also move resourceVersion, so the Deployment is checked by generation and spec.
+    delete bad.metadata.resourceVersion;
     const res = await ctx.http.put(`/apis/apps/v1/namespaces/${ns}/deployments/keep`, bad);
     assert.equal(res.status, 422);
     const now = (await ctx.http.get(`/apis/apps/v1/namespaces/${ns}/deployments/keep`)).body;
-    assert.equal(now.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.equal(now.metadata.generation, created.metadata.generation);
+    assert.equal(now.spec.replicas, created.spec.replicas);
     assert.equal(now.spec.template.spec.containers[0].image, 'nginx:1.25');
+    // No controller touches a ConfigMap: there the whole object, resourceVersion included, is unchanged.
+    const cm = (await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: '1' } })).body;
+    const badCm = await ctx.http.put(`/api/v1/namespaces/${ns}/configmaps/keep`, { ...cm, data: { 'not a key!': '2' } });
+    assert.equal(badCm.status, 422, badCm.text);
+    const cmNow = (await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/keep`)).body;
+    assert.equal(cmNow.metadata.resourceVersion, cm.metadata.resourceVersion);
+    assert.deepEqual(cmNow.data, { a: '1' });
   });
 
   it('an unsupported method on a resource is 405', async () => {

@@ -83,8 +83,12 @@ describe('watch', { timeout: 90_000 }, () => {
     const ns = await ctx.namespaces.create('w');
     const rv = await listRv(ns);
     // kube-apiserver sends a bookmark about 2s before a watch's deadline (and at least once a minute).
-    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=5`);
-    const events = await w.waitForEnd(20_000);
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=10`);
+    // kube's watch cache sends a bookmark only once it has seen a newer event of the resource than the
+    // watcher's resourceVersion (1.20 sends none otherwise): a ConfigMap written elsewhere advances it.
+    const elsewhere = await ctx.namespaces.create('w');
+    await ctx.http.post(`/api/v1/namespaces/${elsewhere}/configmaps`, configMap('tick'));
+    const events = await w.waitForEnd(40_000);
     const bookmark = events.find((e) => e.type === 'BOOKMARK');
     assert.ok(bookmark, `a bookmark among ${events.map((e) => e.type).join(',') || 'no events'}`);
     assert.equal(bookmark.object.kind, 'ConfigMap');

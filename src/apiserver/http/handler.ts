@@ -13,6 +13,9 @@ import { handleSubresource } from './subresources.ts';
 import type { TablePrinter } from './table-printer.ts';
 import type { OpenApiServer } from './openapi-routes.ts';
 import type { Authenticator } from './authn.ts';
+import type { Authorizer } from './authz.ts';
+import type { SelfSubjectAccessReviewSpec, UserInfo } from '../../core/rbac/index.ts';
+import { decodeBody, readBody } from '../../http/request-body.ts';
 import type { TokenIssuer } from '../auth/token-issuer.ts';
 import type { WatchSettings } from './watch-stream.ts';
 import { PROGRESS_REQUEST_HEADER } from './progress-notify.ts';
@@ -22,6 +25,7 @@ export interface HandlerDeps {
   tables: TablePrinter;
   openapi: OpenApiServer;
   authenticate: Authenticator;
+  authorize: Authorizer;
   tokens: TokenIssuer;
   serverAddress: () => string;
   version: object;
@@ -40,9 +44,12 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
 async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://apiserver.invalid');
   const path = url.pathname;
-  if (!PUBLIC_PATHS.has(path) && !(await deps.authenticate(req))) {
+  const user = PUBLIC_PATHS.has(path) ? undefined : await deps.authenticate(req);
+  if (!PUBLIC_PATHS.has(path) && !user) {
     throw new ApiError('Unauthorized', 'Unauthorized');
   }
+  // Authorized before any route, non-resource paths (discovery, OpenAPI, JWKS) included, as in kube.
+  if (user) deps.authorize(user, () => parseRequestInfo(req.method ?? 'GET', path, url.searchParams));
   // Once this answer (and the version it read) is out, watches that asked get a progress bookmark.
   if (req.headers[PROGRESS_REQUEST_HEADER] === 'true') res.once('finish', () => deps.watches.progress.request());
   if (handleNonResource(deps, req, res, path)) return;
@@ -73,6 +80,10 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   }
   const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!def) throw notFoundPath();
+  if (user && info.apiGroup === 'authorization.k8s.io' && info.resource === 'selfsubjectaccessreviews' && info.verb === 'create') {
+    await answerAccessReview(deps, req, res, user);
+    return;
+  }
   const ctx = { req, res, info, query: url.searchParams, def, registry: deps.registry, tables: deps.tables, watches: deps.watches };
   if (info.subresource) {
     await handleSubresource(ctx, deps.tokens);
@@ -81,6 +92,16 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   await handleResource(ctx);
 }
 
+/** SelfSubjectAccessReviews are answered, never stored: kube's authorizer, asked about the caller. */
+async function answerAccessReview(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
+  const body = decodeBody(await readBody(req), req.headers['content-type'], { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' }) as { spec?: SelfSubjectAccessReviewSpec };
+  const spec = body.spec ?? {};
+  sendJson(res, 201, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: { creationTimestamp: null }, spec, status: deps.authorize.review(user, spec) });
+}
+
+// A real kube-apiserver answers a path in a group nobody serves with a plain-text "404 page not
+// found"; this server keeps a JSON Status there because the gateway cannot yet translate a
+// non-Status 404 (it answers 500). See docs/compatibility.md.
 function notFoundPath(): ApiError {
   return new ApiError('NotFound', 'the server could not find the requested resource', {});
 }

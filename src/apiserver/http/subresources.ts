@@ -1,7 +1,7 @@
 // Subresources: status (generic), scale (autoscaling/v1 Scale over the
 // resource's replica paths), namespaces/finalize, pods/log and
 // serviceaccounts/token. Others are listed in discovery but not served here.
-import { ApiError, badRequest, conflict, methodNotAllowed } from '../../core/api-error.ts';
+import { ApiError, badRequest, conflict, methodNotAllowed, notFound } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef, ScaleSubresource } from '../../core/resources/resource-def.ts';
 import { decodeBody, patchKindOf, readBody } from '../../http/request-body.ts';
@@ -95,7 +95,7 @@ function selectorString(selector: Record<string, unknown>): string {
 async function handleScale(ctx: ResourceContext, paths: ScaleSubresource): Promise<void> {
   const { registry, def, info } = ctx;
   const ns = namespaceOf(ctx);
-  const current = registry.get(def, ns, info.name);
+  const current = getForScale(ctx, ns);
   const scale = toScale(def, current, paths);
   if (info.verb === 'get') {
     sendJson(ctx.res, 200, scale);
@@ -126,6 +126,23 @@ async function handleScale(ctx: ResourceContext, paths: ScaleSubresource): Promi
   const next = writePath(current, paths.specReplicasPath, replicas);
   const updated = registry.update(def, ns, info.name, { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } }, options);
   sendJson(ctx.res, 200, toScale(def, updated, paths));
+}
+
+/**
+ * A GET of a missing object's scale names the scale resource, as kube's scale
+ * registries do (`deployments/scale.apps "x" not found`; a replication controller's
+ * scale lives in autoscaling); writes name the main resource, since they fail in
+ * the main registry. Custom resources' scale reads the main resource.
+ */
+function getForScale(ctx: ResourceContext, ns: string): KubeObject {
+  const { registry, def, info } = ctx;
+  try {
+    return registry.get(def, ns, info.name);
+  } catch (err) {
+    if (info.verb !== 'get' || def.custom || !(err instanceof ApiError && err.reason === 'NotFound')) throw err;
+    const group = def.group === '' ? 'autoscaling' : def.group;
+    throw notFound({ group, resource: `${def.resource}/scale`, name: info.name });
+  }
 }
 
 async function handleFinalize(ctx: ResourceContext): Promise<void> {

@@ -14,6 +14,9 @@ export function encodeContinue(position: ContinuePosition): string {
 }
 
 export function decodeContinue(token: string): ContinuePosition {
+  // kube decodes with base64.RawURLEncoding: padding or any character outside that alphabet is refused.
+  const illegal = token.search(/[^A-Za-z0-9_-]/);
+  if (illegal >= 0) throw badRequest(`continue key is not valid: illegal base64 data at input byte ${illegal}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));

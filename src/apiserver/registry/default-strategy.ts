@@ -10,7 +10,8 @@ import { applyDefaults, validateCreate, validateUpdate } from '../validation/ind
 import { findUnknownFields } from '../openapi/index.ts';
 import { applyCrdDefaults } from '../crd/crd-defaults.ts';
 import { validateCrd } from '../crd/validate-crd.ts';
-import { compileCustomResource, type CompiledCustomResource } from '../crd/compile-custom-resource.ts';
+import { compileCustomResource, schemaForVersion, type CompiledCustomResource } from '../crd/compile-custom-resource.ts';
+import { appliedNullCauses } from '../crd/applied-nulls.ts';
 import type { CustomResourceDefinition } from '../crd/crd-types.ts';
 import type { Strategy } from './strategy.ts';
 
@@ -59,6 +60,12 @@ export function createDefaultStrategy(store: Store): Strategy {
     unknownFields(def, obj) {
       if (def.custom) return compiled(def)?.unknownFields(obj) ?? [];
       return findUnknownFields(def.group, def.version, def.kind, obj);
+    },
+    validateApplied(def, applied) {
+      if (!def.custom) return [];
+      const crd = crdOf(`${def.resource}.${def.group}`);
+      const schema = crd ? schemaForVersion(crd, def.version) : undefined;
+      return schema ? appliedNullCauses(applied, schema) : [];
     },
     validateCreate(def, obj) {
       const causes: StatusCause[] = validateCreate(def, obj);

@@ -21,6 +21,7 @@ import { watchObjects } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
 import { admitAgainstQuotas } from './resource-quota.ts';
+import { admitPodSecurity } from './pod-security-admission.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -114,7 +115,7 @@ export class Registry implements ResourceApi {
   private insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): KubeObject {
     this.requireVerb(def, 'create');
     checkBodyShape(input);
-    checkTypeMeta(def, input);
+    checkTypeMeta(def, input, this.catalog);
     checkNamespaceMatches(def, input, namespace);
     checkNamespaceOpen(this.store, def, namespace, input.metadata.name);
     const now = this.now();
@@ -124,7 +125,8 @@ export class Registry implements ResourceApi {
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
     obj = this.normalizeAndValidate(def, obj, undefined, options);
-    // Validating admission, after the object is known to be valid (kube's order): ResourceQuota.
+    // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
+    admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
     admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) });
     if (options.dryRun) return this.present(def, obj);
@@ -143,7 +145,7 @@ export class Registry implements ResourceApi {
   update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
     this.requireVerb(def, 'update');
     checkBodyShape(input);
-    checkTypeMeta(def, input);
+    checkTypeMeta(def, input, this.catalog);
     checkNamespaceMatches(def, input, namespace);
     checkNameMatches(input, name);
     const key = this.key(def, namespace, name);
@@ -166,6 +168,10 @@ export class Registry implements ResourceApi {
     const key = this.key(def, namespace, name);
     const old = this.store.get(key);
     const typeName = this.strategy.typeName(def);
+    if (type === 'apply') {
+      const named = { metadata: { name } } as KubeObject;
+      throwIfInvalid(def, named, this.strategy.validateApplied?.(def, body) ?? []);
+    }
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
       const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
@@ -189,13 +195,14 @@ export class Registry implements ResourceApi {
     const key = this.key(def, namespace, name);
     const old = this.store.get(key);
     if (!old) throw notFound({ group: def.group, resource: def.resource, name });
-    const subject = { group: def.group, resource: def.resource, name };
+    // kube checks delete preconditions early (rest.BeforeDelete), naming the Kind, not the resource.
+    const subject = { group: def.group, resource: def.kind, name };
     const pre = options.preconditions ?? {};
     if (pre.uid && pre.uid !== old.metadata.uid) {
-      throw conflict(subject, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+      throw conflict(subject, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
     }
     if (pre.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-      throw conflict(subject, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+      throw conflict(subject, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`);
     }
     const finalizers = [...(old.metadata.finalizers ?? [])];
     if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
@@ -267,6 +274,7 @@ export class Registry implements ResourceApi {
     }
     obj = hooks.prepareForUpdate(obj, old, { now, store: this.store });
     obj = this.normalizeAndValidate(def, obj, old, options);
+    admitPodSecurity({ store: this.store, def, obj, old, namespace: old.metadata.namespace ?? '', subresource: options.subresource, warnings: options.warnings });
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
     if (!options.skipManagedFields) obj = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def) });
     const unchanged = jsonEqual(withoutVolatile(obj), withoutVolatile(old));

@@ -10,6 +10,8 @@ export interface Strategy {
   /** Paths of fields the schema does not know (".spec.foo"); reported under fieldValidation Strict/Warn, then dropped. */
   unknownFields(def: ResourceDef, obj: KubeObject): string[];
   validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[];
+  /** Causes found in a server-side apply configuration itself, before it is merged (custom resources' non-nullable nulls). */
+  validateApplied?(def: ResourceDef, applied: unknown): StatusCause[];
   validateUpdate(def: ResourceDef, obj: KubeObject, old: KubeObject): StatusCause[];
   /** OpenAPI definition name for strategic merge and apply ('io.k8s.api.apps.v1.Deployment'), undefined for custom resources. */
   typeName(def: ResourceDef): string | undefined;

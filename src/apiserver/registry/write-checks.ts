@@ -9,14 +9,47 @@ import { isJsonStore } from '../store/json-store.ts';
 import type { FieldValidation } from './resource-api.ts';
 import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
 
-export function checkTypeMeta(def: ResourceDef, obj: KubeObject): void {
+/** The kinds served in a group version, to tell "no such kind" from "another kind" as kube's decoder does. */
+export interface KindsByGroupVersion {
+  all(): ResourceDef[];
+}
+
+/**
+ * A body whose apiVersion or kind is not the request's, in kube's words. Built-in kinds go
+ * through kube's scheme: `Secret in version "v1" cannot be handled as a ConfigMap: converting
+ * (v1.Secret) to (core.ConfigMap): unknown conversion`, or `no kind "X" is registered for version
+ * "g/v" in scheme ...` when the kind is not served there. Custom resources are checked by the CRD
+ * handler: another apiVersion is a 400, another kind a 422 on the kind field. kube converts a body
+ * of another served version of the same kind; we refuse it (docs/compatibility.md).
+ */
+export function checkTypeMeta(def: ResourceDef, obj: KubeObject, kinds: KindsByGroupVersion): void {
   const expected = groupVersion(def);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`);
+  const apiVersion = obj.apiVersion === undefined || obj.apiVersion === '' ? expected : String(obj.apiVersion);
+  const kind = obj.kind === undefined || obj.kind === '' ? def.kind : String(obj.kind);
+  if (apiVersion === expected && kind === def.kind) return;
+  if (def.custom) {
+    if (apiVersion !== expected) {
+      throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
+    }
+    const target: { kind: string; group?: string; name?: string } = { kind, name: obj.metadata?.name ?? '' };
+    if (def.group) target.group = def.group;
+    throw invalid(target, [{ type: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${def.kind}` }]);
   }
-  if (obj.kind !== undefined && obj.kind !== def.kind) {
-    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${def.kind})`);
+  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  const head = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${def.kind}`;
+  const served = kinds.all().some((d) => !d.custom && groupVersion(d) === apiVersion && d.kind === kind);
+  if (!served) {
+    throw badRequest(`${head}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
   }
+  if (kind !== def.kind) {
+    throw badRequest(`${head}: converting (${version}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`);
+  }
+  throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
+}
+
+/** The Go package of a group's internal types, as kube's conversion errors name it: core, apps, rbac, networking. */
+function internalPackage(group: string): string {
+  return group === '' ? 'core' : group.split('.')[0] ?? group;
 }
 
 export function checkBodyShape(obj: unknown): asserts obj is KubeObject {

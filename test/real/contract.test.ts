@@ -1,0 +1,57 @@
+// The contract suite against a real Kubernetes 1.20 control plane (etcd,
+// kube-apiserver and its controller-manager, which GC and namespace deletion
+// need): every test in test/contract/ runs in a child process pointed at the
+// real apiserver's kubeconfig and must pass (or skip what 1.20 does not serve).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { realKubeSet, realKubeSkipReason, type RealKube, type RealKubeSet } from '../helpers/real-kube.ts';
+import { REPO_ROOT } from '../helpers/warren-process.ts';
+
+// The real tier must stay under 10 minutes in CI: the suite is bounded at 7, the control plane's start at ~1.
+const SUITE_TIMEOUT_MS = 7 * 60_000;
+const skip = realKubeSkipReason();
+
+/** The child is a test run of its own: without NODE_TEST_CONTEXT, or node --test would skip every file as nested. */
+function childEnv(kubeconfigPath: string): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _nested, ...env } = process.env;
+  return { ...env, WARREN_CONTRACT_KUBECONFIG: kubeconfigPath };
+}
+
+describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, timeout: SUITE_TIMEOUT_MS + 180_000 }, () => {
+  let set: RealKubeSet | undefined;
+  let kube: RealKube | undefined;
+  before(async () => {
+    set = realKubeSet();
+    kube = await set.start('contract', { controllerManager: true });
+  });
+  after(async () => {
+    try {
+      await kube?.stop();
+    } finally {
+      await set?.stopAll();
+    }
+  });
+
+  it('every contract test passes or skips', async () => {
+    assert.ok(kube, 'control plane started');
+    const dir = join(REPO_ROOT, 'test', 'contract');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
+        cwd: REPO_ROOT,
+        env: childEnv(kube?.kubeconfigPath ?? ''),
+        timeout: SUITE_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 << 20,
+      }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}\n${stderr}` }));
+      child.on('error', () => undefined);
+    });
+    const failing = output.split('\n').filter((l) => /^\s*✖/.test(l)).slice(0, 40).join('\n');
+    assert.equal(code, 0, `contract suite on real 1.20 failed (exit ${String(code)}):\n${failing || output.slice(-4000)}`);
+    assert.match(output, /ℹ fail 0/, 'the runner reports no failure');
+    assert.doesNotMatch(output, /ℹ pass 0\b/, 'tests actually ran');
+  });
+});
