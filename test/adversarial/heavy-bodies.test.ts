@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { PATCH } from '../helpers/kube-http.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertRefused } from './support/verdicts.ts';
-import { sendInFlight, upgrade } from './support/in-flight.ts';
+import { sendInFlight } from './support/in-flight.ts';
 
 /** Far above a one-object GET on a loaded 2-core machine, far below the 18 s a 3 MB body cost. */
 const GENEROUS_MS = 6_000;
@@ -22,11 +22,9 @@ function deepJson(depth: number): string {
 describe('adversarial: heavy bodies, fairness and upgrades', { timeout: 240_000 }, () => {
   const env = useAdversaryEnv('heavy');
   let acmeId = '';
-  let globexId = '';
 
   before(async () => {
     acmeId = env.idOf('acme');
-    globexId = env.idOf('globex');
     await env.as('globex')('create', 'configmap', 'small', '-n', 'default', '--from-literal=a=b');
     await env.as('acme')('run', 'shell', '--image=busybox', '-n', 'default', '--restart=Never', '--', 'sleep', '3600');
   });
@@ -73,32 +71,8 @@ describe('adversarial: heavy bodies, fairness and upgrades', { timeout: 240_000 
     assert.equal((await env.host().request('GET', `/api/v1/namespaces/${acmeId}-default/configmaps/deep`)).status, 404, 'nothing stored');
   });
 
-  it('exec/attach/port-forward upgrades beyond acme\'s share get 429, while globex still gets its own', async () => {
-    const acme = env.http('acme');
-    const paths = [
-      '/api/v1/namespaces/default/pods/shell/exec?command=sh&stdin=true&stdout=true&tty=true',
-      '/api/v1/namespaces/default/pods/shell/attach?stdin=true&stdout=true',
-      '/api/v1/namespaces/default/pods/shell/portforward?ports=8080',
-    ];
-    const burst = await Promise.all(Array.from({ length: 90 }, (_, i) => upgrade(acme, paths[i % paths.length]!)));
-    const globexAnswer = await upgrade(env.http('globex'), '/api/v1/namespaces/default/pods/none/exec?command=sh&stdout=true');
-    for (const b of burst) b.socket?.destroy();
-    globexAnswer.socket?.destroy();
-    const statuses = burst.map((b) => b.status);
-    const tooMany = burst.filter((b) => b.status === 429);
-    assert.ok(tooMany.length > 0, `90 concurrent upgrades by acme: none refused with 429 (statuses: ${JSON.stringify(countBy(statuses))})`);
-    for (const t of tooMany) {
-      const status = JSON.parse(t.text) as { reason?: string; message?: string };
-      assert.equal(status.reason, 'TooManyRequests');
-      assert.ok(!t.text.includes(`${acmeId}-`), 'the refusal is in acme\'s terms');
-    }
-    assert.notEqual(globexAnswer.status, 429, 'globex\'s upgrade is not refused for acme\'s burst');
-    assert.ok(!globexAnswer.text.includes(acmeId) && !globexAnswer.text.includes(`${globexId}-`), globexAnswer.text);
-  });
+  // Upgrades (exec, attach, port-forward) holding a seat each are proven in
+  // test/unit/gateway/fairness/upgrade-seats.test.ts, with held sockets: the embedded
+  // host answers every upgrade at once (it serves no exec), so a burst here holds
+  // nothing and could not show the bound.
 });
-
-function countBy(values: number[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const v of values) out[String(v)] = (out[String(v)] ?? 0) + 1;
-  return out;
-}

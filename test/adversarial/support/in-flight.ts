@@ -1,10 +1,7 @@
 // A request whose body is known to have been handed to the socket before its
 // answer comes back: heavy-body tests must measure another tenant's request
-// while this one is in flight, not before it has even left the client. And
-// raw connection-upgrade handshakes (exec/attach/port-forward), whose answer is
-// either `101 Switching Protocols` (an upgrade) or an ordinary status line.
+// while this one is in flight, not before it has even left the client.
 import https from 'node:https';
-import type { Socket } from 'node:net';
 import type { KubeHttp } from '../../helpers/kube-http.ts';
 
 export interface InFlight {
@@ -37,21 +34,4 @@ export async function sendInFlight(client: KubeHttp, method: string, path: strin
     req.end(body);
   });
   return { written, answer };
-}
-
-/** Starts an upgrade handshake; resolves with its status (101 when upgraded) and the socket to hold or close. */
-export async function upgrade(client: KubeHttp, path: string): Promise<{ status: number; text: string; socket?: Socket }> {
-  const opts = await optionsFor(client, 'POST', path, { Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io' });
-  return await new Promise((resolve) => {
-    const req = https.request(opts);
-    req.on('upgrade', (res, socket) => resolve({ status: res.statusCode ?? 101, text: '', socket }));
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (err) => resolve({ status: 0, text: String(err) }));
-    req.setTimeout(60_000, () => req.destroy(new Error('no answer in 60 s')));
-    req.end();
-  });
 }
