@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { internalError, toApiError } from '../../core/api-error.ts';
+import { ApiError, internalError, REASON_CODES, toApiError, type StatusReason } from '../../core/api-error.ts';
 import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
 import { sendStatus, upstreamFailure } from './proxy-errors.ts';
@@ -80,6 +80,19 @@ async function streamArrayBody(res: ServerResponse, body: Record<string, unknown
 }
 
 /**
+ * A real kube-apiserver answers some errors in plain text (a path under an
+ * unknown group: `404 page not found`): the code passes as a Status, with
+ * client-go's generic words for it, never the upstream's text.
+ */
+function plainTextError(code: number): ApiError | undefined {
+  if (code < 400) return undefined;
+  if (code === 404) return new ApiError('NotFound', 'the server could not find the requested resource');
+  if (code === 405) return new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  const reason = (Object.keys(REASON_CODES) as StatusReason[]).find((r) => REASON_CODES[r] === code);
+  return reason ? new ApiError(reason, `the server responded with the status code ${code} but did not return more information`) : undefined;
+}
+
+/**
  * Reads upstream's JSON answer, translates it and writes it to `res`. Resolves
  * when the response is complete (or abandoned); never rejects: failures become
  * a Status, or a cut connection once the response has begun.
@@ -96,7 +109,8 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
       return;
     }
     // Fail closed: a body we cannot parse is a body we cannot translate, and it may name other tenants.
-    if (!/json/i.test(String(upstreamRes.headers['content-type'] ?? ''))) throw internalError('the server returned a response that could not be translated');
+    // An error answered in plain text keeps its code, in words of our own.
+    if (!/json/i.test(String(upstreamRes.headers['content-type'] ?? ''))) throw plainTextError(upstreamStatus) ?? internalError('the server returned a response that could not be translated');
     let text: string | undefined = raw.toString('utf8');
     raw = undefined; // Release the bytes before the parsed objects exist.
     body = JSON.parse(text);

@@ -147,6 +147,21 @@ describe('sendTranslatedJson', () => {
     });
   }
 
+  for (const [code, reason] of [[404, 'NotFound'], [405, 'MethodNotAllowed'], [403, 'Forbidden'], [503, 'ServiceUnavailable']] as const) {
+    it(`keeps the code of an error answered in plain text (${code}), as a Status in words of its own`, async () => {
+      // A real kube-apiserver answers a path under an unknown group with `404 page not found`, text/plain.
+      canned = { status: code, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'zzz999-b page not found' };
+      options = { translate: (b) => b };
+      const res = await fetchFront();
+      assert.equal(res.status, code);
+      const status = JSON.parse(res.text);
+      assert.equal(status.kind, 'Status');
+      assert.equal(status.reason, reason);
+      assert.equal(status.code, code);
+      assert.ok(!res.text.includes('zzz999'), 'the upstream text is not passed on');
+    });
+  }
+
   it('passes an empty body with its status', async () => {
     canned = { status: 200, headers: {}, body: '' };
     options = { translate: () => assert.fail('nothing to translate') };
