@@ -36,14 +36,29 @@ function wantsProtobuf(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').split(',').some((part) => isOpenApiV2ProtobufType((part.split(';')[0] ?? '').trim().toLowerCase()));
 }
 
+/**
+ * A definition as the tenant sees it, or undefined when it is only another tenant's (or a hidden
+ * group's). Shared ones (DeleteOptions, WatchEvent) list a GVK for every group, hidden ones
+ * included ("extensions", "imagepolicy.k8s.io" on 1.20): they stay, with those GVKs removed.
+ * Dropping them instead left every `$ref` to DeleteOptions dangling, and kubectl refuses to
+ * validate anything with such a document ("unknown model in reference").
+ */
+function visibleDefinition(id: string, schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const gvks = (schema as Obj)['x-kubernetes-group-version-kind'];
+  if (!Array.isArray(gvks)) return schema;
+  const visible = gvks.filter((g) => visibleGroupOf(id, String((g as { group?: unknown } | null)?.group ?? '')) !== undefined);
+  if (visible.length === gvks.length) return schema;
+  if (visible.length === 0) return undefined;
+  return { ...(schema as Obj), 'x-kubernetes-group-version-kind': visible };
+}
+
 /** The v2 document in the tenant's view, as JSON text: definitions and paths of other tenants' groups removed. */
 export function tenantSwaggerJson(id: string, swagger: Obj): string {
   const definitions: Obj = {};
   for (const [name, schema] of Object.entries((swagger.definitions ?? {}) as Obj)) {
-    const gvks = ((schema as Obj)['x-kubernetes-group-version-kind'] ?? []) as Array<{ group?: string }>;
-    const groups = gvks.map((g) => g.group ?? '');
-    if (groups.some((g) => visibleGroupOf(id, g) === undefined)) continue;
-    definitions[name] = schema;
+    const kept = visibleDefinition(id, schema);
+    if (kept !== undefined) definitions[name] = kept;
   }
   const paths: Obj = {};
   for (const [path, item] of Object.entries((swagger.paths ?? {}) as Obj)) {
