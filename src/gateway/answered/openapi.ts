@@ -12,6 +12,7 @@ import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_C
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJsonBody } from '../respond.ts';
 import { visibleGroupOf, tenantViewOfText } from './openapi-groups.ts';
+import { createUpstreamSwagger } from './openapi-upstream-v2.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -25,18 +26,39 @@ function sha512(text: string): string {
   return createHash('sha512').update(text).digest('hex').toUpperCase();
 }
 
+/** The caller already holds this ETag (kube answers 304 then, for JSON and protobuf alike: one ETag for both). */
+function ifNoneMatch(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  return header !== undefined && header.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+}
+
 function wantsProtobuf(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').split(',').some((part) => isOpenApiV2ProtobufType((part.split(';')[0] ?? '').trim().toLowerCase()));
 }
 
-/** The v2 document in the tenant's view: definitions and paths of other tenants' groups removed. */
-export function tenantSwagger(id: string, swagger: Obj): Obj {
+/**
+ * A definition as the tenant sees it, or undefined when it is only another tenant's (or a hidden
+ * group's). Shared ones (DeleteOptions, WatchEvent) list a GVK for every group, hidden ones
+ * included ("extensions", "imagepolicy.k8s.io" on 1.20): they stay, with those GVKs removed.
+ * Dropping them instead left every `$ref` to DeleteOptions dangling, and kubectl refuses to
+ * validate anything with such a document ("unknown model in reference").
+ */
+function visibleDefinition(id: string, schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const gvks = (schema as Obj)['x-kubernetes-group-version-kind'];
+  if (!Array.isArray(gvks)) return schema;
+  const visible = gvks.filter((g) => visibleGroupOf(id, String((g as { group?: unknown } | null)?.group ?? '')) !== undefined);
+  if (visible.length === gvks.length) return schema;
+  if (visible.length === 0) return undefined;
+  return { ...(schema as Obj), 'x-kubernetes-group-version-kind': visible };
+}
+
+/** The v2 document in the tenant's view, as JSON text: definitions and paths of other tenants' groups removed. */
+export function tenantSwaggerJson(id: string, swagger: Obj): string {
   const definitions: Obj = {};
   for (const [name, schema] of Object.entries((swagger.definitions ?? {}) as Obj)) {
-    const gvks = ((schema as Obj)['x-kubernetes-group-version-kind'] ?? []) as Array<{ group?: string }>;
-    const groups = gvks.map((g) => g.group ?? '');
-    if (groups.some((g) => visibleGroupOf(id, g) === undefined)) continue;
-    definitions[name] = schema;
+    const kept = visibleDefinition(id, schema);
+    if (kept !== undefined) definitions[name] = kept;
   }
   const paths: Obj = {};
   for (const [path, item] of Object.entries((swagger.paths ?? {}) as Obj)) {
@@ -45,22 +67,32 @@ export function tenantSwagger(id: string, swagger: Obj): Obj {
     paths[path] = item;
   }
   // What remains can only name this tenant's prefixed groups: show them unprefixed.
-  return JSON.parse(tenantViewOfText(id, JSON.stringify({ ...swagger, definitions, paths }))) as Obj;
+  return tenantViewOfText(id, JSON.stringify({ ...swagger, definitions, paths }));
+}
+
+/** The v2 document in the tenant's view (tenantSwaggerJson, parsed). */
+export function tenantSwagger(id: string, swagger: Obj): Obj {
+  return JSON.parse(tenantSwaggerJson(id, swagger)) as Obj;
 }
 
 export function createOpenApiService(upstream: Upstream): OpenApiService {
+  const upstreamV2 = createUpstreamSwagger(upstream);
+  // Per tenant, for one upstream ETag: the tenant's JSON and, once asked for, its protobuf.
   const v2Cache = new Map<string, { upstreamEtag: string; json: string; etag: string; protobuf?: Uint8Array }>();
   const v3Docs = new Map<string, { json: string; hash: string }>(); // tenant + upstream hash → translated doc
 
   const serveV2 = async (req: IncomingMessage, res: ServerResponse, ctx: TenantContext): Promise<void> => {
-    const upstreamDoc = await upstream.request<Obj>('GET', '/openapi/v2', undefined, { Accept: 'application/json' });
-    if (upstreamDoc.status !== 200) throw new ApiError('ServiceUnavailable', 'the OpenAPI document is not available right now');
-    const upstreamEtag = String(upstreamDoc.headers.etag ?? sha512(JSON.stringify(upstreamDoc.body)));
+    const { etag: upstreamEtag, swagger } = await upstreamV2();
     let entry = v2Cache.get(ctx.id);
     if (!entry || entry.upstreamEtag !== upstreamEtag) {
-      const json = JSON.stringify(tenantSwagger(ctx.id, upstreamDoc.body));
+      const json = tenantSwaggerJson(ctx.id, swagger);
       entry = { upstreamEtag, json, etag: `"${sha512(json)}"` };
       v2Cache.set(ctx.id, entry);
+    }
+    if (ifNoneMatch(req, entry.etag)) {
+      res.writeHead(304, { ETag: entry.etag, Vary: 'Accept' });
+      res.end();
+      return;
     }
     if (wantsProtobuf(req)) {
       entry.protobuf ??= encodeOpenApiV2Protobuf(JSON.parse(entry.json) as Obj);
