@@ -142,13 +142,13 @@ for (const version of ['1.27', '1.33']) {
     });
 
     it('CRD: create, wait Established, create and get a custom resource', async () => {
-      assert.equal(ok(await k(['apply', '-f', join(FIXTURES, 'gadget-crd.yaml')]), 'crd'), 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev created\n');
-      const waited = ok(await k(['wait', '--for=condition=Established', 'crd/gadgets.e2e.warren.dev', '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
-      assert.equal(waited, 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.warren.dev condition met\n');
-      assert.equal(ok(await kn(['apply', '-f', join(FIXTURES, 'gadget.yaml')]), 'cr'), 'gadget.e2e.warren.dev/g1 created\n');
+      assert.equal(ok(await k(['apply', '-f', join(FIXTURES, 'gadget-crd.yaml')]), 'crd'), 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.example.com created\n');
+      const waited = ok(await k(['wait', '--for=condition=Established', 'crd/gadgets.e2e.example.com', '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
+      assert.equal(waited, 'customresourcedefinition.apiextensions.k8s.io/gadgets.e2e.example.com condition met\n');
+      assert.equal(ok(await kn(['apply', '-f', join(FIXTURES, 'gadget.yaml')]), 'cr'), 'gadget.e2e.example.com/g1 created\n');
       const rows = table(ok(await kn(['get', 'gadgets']), 'get gadgets'));
       assert.deepEqual(rows, [['NAME', 'SIZE'], ['g1', '4']]);
-      assert.equal(ok(await kn(['get', 'gdt', '-o', 'name']), 'short name'), 'gadget.e2e.warren.dev/g1\n');
+      assert.equal(ok(await kn(['get', 'gdt', '-o', 'name']), 'short name'), 'gadget.e2e.example.com/g1\n');
     });
 
     it('delete with --cascade=orphan (waits for the orphan finalizer), plain delete', async () => {
@@ -156,7 +156,7 @@ for (const version of ['1.27', '1.33']) {
       const gone = await kn(['get', 'deployment', 'nginx']);
       assert.notEqual(gone.code, 0);
       assert.match(gone.stderr, /Error from server \(NotFound\): deployments.apps "nginx" not found/);
-      assert.equal(ok(await kn(['delete', 'gadget', 'g1']), 'delete cr'), 'gadget.e2e.warren.dev "g1" deleted\n');
+      assert.equal(ok(await kn(['delete', 'gadget', 'g1']), 'delete cr'), 'gadget.e2e.example.com "g1" deleted\n');
       assert.equal(ok(await kn(['create', 'configmap', 'c1', '--from-literal=a=b']), 'create cm'), 'configmap/c1 created\n');
       assert.equal(ok(await kn(['delete', 'configmap', 'c1']), 'delete cm'), 'configmap "c1" deleted\n');
       assert.equal(ok(await k(['delete', 'namespace', NS, '--wait=false']), 'delete ns'), `namespace "${NS}" deleted\n`);

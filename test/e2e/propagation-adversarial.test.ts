@@ -93,7 +93,7 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: { name: everything }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: everything }
-subjects: [{ kind: ServiceAccount, name: default, namespace: default }]
+subjects: [{ kind: User, name: robot, apiGroup: rbac.authorization.k8s.io }]
 ---
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy

@@ -52,7 +52,7 @@ export function describeKubectlSession(version: string, env: KubectlSessionEnv):
     // CRD group (short names must differ too, or kubectl would find two gdt's).
     const tag = version.replace('.', '');
     const NS = `e2e-${tag}`;
-    const GROUP = `e2e${tag}.warren.dev`;
+    const GROUP = `e2e${tag}.example.com`;
     const SHORT = `gdt${tag}`;
     let scratch = '';
     let kubeconfigPath = '';
@@ -67,7 +67,7 @@ export function describeKubectlSession(version: string, env: KubectlSessionEnv):
     /** The gadget fixtures, moved to this version's group and short name. */
     const fixture = (name: string): string => {
       const path = join(scratch, name);
-      writeFileSync(path, readFileSync(join(FIXTURES, name), 'utf8').replaceAll('e2e.warren.dev', GROUP).replace('[gdt]', `[${SHORT}]`));
+      writeFileSync(path, readFileSync(join(FIXTURES, name), 'utf8').replaceAll('e2e.example.com', GROUP).replace('[gdt]', `[${SHORT}]`));
       return path;
     };
 
