@@ -24,8 +24,11 @@ if (files.length === 0) {
   console.error(`no test files found for: ${selected.join(', ')}`);
   process.exit(1);
 }
+// The real tier starts whole control planes (etcd, kube-apiserver, controller-manager) per file:
+// one file at a time, and each file may take longer than the embedded tiers' five minutes.
+const realOnly = selected.every((tier) => tier === 'real');
 const result = spawnSync(process.execPath, [
-  '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000',
+  '--import', 'tsx', '--test', `--test-concurrency=${realOnly ? 1 : 2}`, `--test-timeout=${realOnly ? 900_000 : 300_000}`,
   '--test-reporter=spec', ...files,
 ], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
