@@ -114,9 +114,16 @@ const BY_KIND = new Map(RESOURCE_CLASS_ROWS.map((row) => [`${row.group}/${row.ki
 /** Groups the table knows: never a tenant's CRD group, even if a tenant names one so. */
 export const KNOWN_GROUPS: ReadonlySet<string> = new Set(RESOURCE_CLASS_ROWS.map((row) => row.group));
 
-/** A built-in group, in either spelling: core, or a group of the resource table. */
+/**
+ * The group of the API's own shapes rather than of a resource: Table rows carry
+ * PartialObjectMetadata (every row on a real kube-apiserver, custom resources'
+ * rows on the embedded one), lists of it come back for `as=PartialObjectMetadataList`.
+ */
+const META_GROUP = 'meta.k8s.io';
+
+/** A built-in group, in either spelling: core, meta.k8s.io, or a group of the resource table. */
 export function isBuiltinGroup(group: string): boolean {
-  return group === '' || KNOWN_GROUPS.has(group);
+  return group === '' || group === META_GROUP || KNOWN_GROUPS.has(group);
 }
 
 // Groups a tenant CRD may not claim: Kubernetes' own (kube-apiserver itself wants the

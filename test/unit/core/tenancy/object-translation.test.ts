@@ -146,4 +146,14 @@ describe('responses', () => {
       ] });
     assert.deepEqual(table.rows?.map((r) => r.cells), [['b', 'ClusterRole/view']]);
   });
+
+  it('keeps the tenant\'s rows whose object is PartialObjectMetadata (every row on a real kube-apiserver), drops the others', () => {
+    const row = (namespace: string): { cells: unknown[]; object: unknown } => ({
+      cells: ['web', 'True'], object: { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 'web', namespace, labels: { [L]: namespace.slice(0, 6) } } },
+    });
+    const table = toTenantTable(ctx, { apiVersion: 'meta.k8s.io/v1', kind: 'Table', metadata: {}, columnDefinitions: [{ name: 'Name', format: 'name' }, { name: 'Scheduled' }],
+      rows: [row('aaaaaa-default'), row('bbbbbb-default')] });
+    assert.deepEqual(table.rows?.map((r) => (r.object as KubeObject).metadata.namespace), ['default']);
+    assert.equal((table.rows?.[0]?.object as KubeObject).metadata.labels?.[L], undefined, 'the tenant label is not shown');
+  });
 });
