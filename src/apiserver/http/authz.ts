@@ -7,8 +7,8 @@
 // kube's 403. The decision itself is src/core/rbac's, shared with the gateway.
 import type { RequestInfo } from '../../core/request-info.ts';
 import {
-  authorize, buildPolicyIndex, selfSubjectAccessReview, type SelfSubjectAccessReviewSpec, type SubjectAccessReviewStatus, defaultClusterRoleBindings, defaultClusterRoles, forbiddenError, RBAC_GROUP,
-  type AuthorizationAttributes, type ClusterRole, type ClusterRoleBinding, type PolicyIndex, type Role, type RoleBinding, type UserInfo,
+  authorize, buildPolicyIndex, selfSubjectAccessReview, type SelfSubjectAccessReviewSpec, type SubjectAccessReviewStatus, defaultClusterRoleBindings, requestAttributes, defaultClusterRoles, forbiddenError, RBAC_GROUP,
+  type ClusterRole, type ClusterRoleBinding, type PolicyIndex, type Role, type RoleBinding, type UserInfo,
 } from '../../core/rbac/index.ts';
 import { resourceKey } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
@@ -54,18 +54,7 @@ export function createAuthorizer(store: Store): Authorizer {
   };
   const check = (user: UserInfo, requestInfo: () => RequestInfo): void => {
     if (user.groups.includes(MASTERS_GROUP)) return;
-    const info = requestInfo();
-    const attrs: AuthorizationAttributes = {
-      user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-      namespace: info.namespace,
-    };
+    const attrs = requestAttributes(user, requestInfo());
     const decision = authorize(attrs, policy());
     if (!decision.allowed) throw forbiddenError(attrs, decision.reason);
   };

@@ -5,6 +5,7 @@ export type {
 } from './types.ts';
 export { RBAC_GROUP } from './types.ts';
 export { authorize, forbiddenError } from './authorize.ts';
+export { requestAttributes } from './request-attributes.ts';
 export type {
   NonResourceAttributes, NonResourceRule, ResourceAttributes, ResourceRule, SelfSubjectAccessReviewSpec,
   SubjectAccessReviewStatus, SubjectRulesReviewStatus,
