@@ -86,7 +86,7 @@ for (const version of ['1.27', '1.33']) {
       ok(await a(['wait', '--for=condition=Established', 'crd/gadgets.e2e.example.com', '--timeout=30s'], { timeoutMs: 40_000 }), 'wait');
       assert.equal(ok(await a(['apply', '-n', 'e2e', '-f', join(FIXTURES, 'gadget.yaml')]), 'cr'), 'gadget.e2e.example.com/g1 created\n');
       assert.deepEqual(table(ok(await a(['get', 'gadgets', '-n', 'e2e']), 'get gadgets')), [['NAME', 'SIZE'], ['g1', '4']]);
-      assert.match(ok(await a(['api-resources']), 'api-resources'), /gadgets\s+gdt\s+e2e\.warren\.dev\/v1/);
+      assert.match(ok(await a(['api-resources']), 'api-resources'), /gadgets\s+gdt\s+e2e\.example\.com\/v1/);
       const other = await b(['get', 'gadgets', '-A']);
       assert.notEqual(other.code, 0);
       assert.match(other.stderr, /the server doesn't have a resource type "gadgets"/);
