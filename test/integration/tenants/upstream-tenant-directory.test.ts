@@ -45,17 +45,19 @@ describe('tenant directory over the upstream', () => {
   });
 
   it('knows a tenant by spec.id before onboarding, as Pending, and by status.id after', async () => {
-    await create('acme', { id: 'acme01' });
+    const acme = await create('acme', { id: 'acme01' });
     await eventually(async () => directory.byId('acme01'), 'acme by spec.id');
-    assert.deepEqual(directory.byId('acme01'), { id: 'acme01', name: 'acme', phase: 'Pending', suspended: false, podSecurity: 'baseline' });
+    // The Tenant object itself (uid, creation time) is what its credentials are bound to (ADR 25).
+    const objectOf = (t: Tenant) => ({ uid: t.metadata.uid, createdAt: new Date(String(t.metadata.creationTimestamp)) });
+    assert.deepEqual(directory.byId('acme01'), { id: 'acme01', name: 'acme', phase: 'Pending', suspended: false, podSecurity: 'baseline', ...objectOf(acme) });
     assert.equal(directory.byName('acme')?.id, 'acme01');
 
-    await create('globex');
+    const globexObject = await create('globex');
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(directory.byName('globex'), undefined, 'no id yet: not in the directory');
     await setStatus('globex', { id: 'glbx42', phase: 'Ready', clusters: ['member1'] });
     const globex = await eventually(async () => directory.byId('glbx42'), 'globex by status.id');
-    assert.deepEqual(globex, { id: 'glbx42', name: 'globex', phase: 'Ready', suspended: false, podSecurity: 'baseline', clusters: ['member1'] });
+    assert.deepEqual(globex, { id: 'glbx42', name: 'globex', phase: 'Ready', suspended: false, podSecurity: 'baseline', clusters: ['member1'], ...objectOf(globexObject) });
     assert.deepEqual(directory.all().map((t) => t.name).sort(), ['acme', 'globex']);
   });
 
