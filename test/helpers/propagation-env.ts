@@ -36,6 +36,22 @@ export interface PropagationEnv {
   deleteTenant(tenant: string, timeoutMs: number): Promise<void>;
 }
 
+/** kubectl 1.33 as a tenant of a Warren whose data directory is `root` (its kubeconfigs under tenants/). */
+export function tenantKubectl(root: string): Pick<PropagationEnv, 'run' | 'as' | 'apply'> {
+  const run = (tenant: string, ...args: string[]): Promise<KubectlResult> => kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', `${tenant}.kubeconfig`) });
+  const as = (tenant: string) => async (...args: string[]): Promise<string> => {
+    const r = await run(tenant, ...args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const apply = async (tenant: string, text: string, file: string): Promise<void> => {
+    const path = join(root, file);
+    writeFileSync(path, text);
+    await as(tenant)('apply', '-f', path);
+  };
+  return { run, as, apply };
+}
+
 export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): PropagationEnv {
   const root = mkdtempSync(join(tmpdir(), `warren-${name}-e2e-`));
   const members: Record<string, Upstream> = {};
@@ -54,12 +70,7 @@ export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): P
     rmSync(root, { recursive: true, force: true });
   });
 
-  const run = (tenant: string, ...args: string[]): Promise<KubectlResult> => kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', `${tenant}.kubeconfig`) });
-  const as = (tenant: string) => async (...args: string[]): Promise<string> => {
-    const r = await run(tenant, ...args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const { run, as, apply } = tenantKubectl(root);
   return {
     root,
     members,
@@ -74,11 +85,7 @@ export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): P
     },
     run,
     as,
-    async apply(tenant, text, file) {
-      const path = join(root, file);
-      writeFileSync(path, text);
-      await as(tenant)('apply', '-f', path);
-    },
+    apply,
     async deleteTenant(tenant, timeoutMs) {
       const host = createUpstream({ path: this.up().adminKubeconfigPath });
       const path = `/apis/tenancy.warren.dev/v1alpha1/tenants/${tenant}`;

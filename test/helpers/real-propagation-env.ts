@@ -11,7 +11,7 @@
 // host-*.test.ts and faults-upstream.test.ts on test/helpers/real-warren.ts.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startUp, type RunningUp, type UpOptions } from '../../src/up/start-up.ts';
@@ -19,7 +19,8 @@ import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
 import { ensureMemberCluster } from '../../src/up/register-members.ts';
 import { freePortBase } from '../fixtures/up/warren-up-process.ts';
-import { kubectl, type KubectlResult } from './kubectl.ts';
+import type { KubectlResult } from './kubectl.ts';
+import { tenantKubectl } from './propagation-env.ts';
 import { realKubeSet, type RealKubeSet } from './real-kube.ts';
 import { startRealMember, type RealMember } from './real-members.ts';
 
@@ -77,12 +78,7 @@ export function useRealPropagationEnv(name: string, tuning?: UpOptions['tuning']
     }
   });
 
-  const run = (tenant: string, ...args: string[]): Promise<KubectlResult> => kubectl('1.33', args, { kubeconfigPath: join(root, 'tenants', `${tenant}.kubeconfig`) });
-  const as = (tenant: string) => async (...args: string[]): Promise<string> => {
-    const r = await run(tenant, ...args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const { run, as, apply } = tenantKubectl(root);
   return {
     root, members, real, run, as,
     up() {
@@ -94,10 +90,6 @@ export function useRealPropagationEnv(name: string, tuning?: UpOptions['tuning']
       assert.match(id, /^[a-z][a-z0-9]{5}$/, `tenant ${tenant} has an id`);
       return id;
     },
-    async apply(tenant, text, file) {
-      const path = join(root, file);
-      writeFileSync(path, text);
-      await as(tenant)('apply', '-f', path);
-    },
+    apply,
   };
 }
