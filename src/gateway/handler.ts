@@ -254,7 +254,8 @@ async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerRespo
   if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
   // The guard again on the final object of every write, right before it is sent: for a patch the
   // gateway applies itself, that object exists only after the stored one was read and patched.
-  const guardFinal = (body: unknown): void => guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body }, res);
+  // A write the gateway redirects to the parent object (a held object's scale, ADR 0023) is guarded at that path.
+  const guardFinal = (body: unknown, path = prepared.path): void => guard(deps, ctx, info, { method: prepared.method, path, query: prepared.query, body }, res);
   await deps.forwarder.send(req, res, ctx, info, fwd, prepared, guardFinal);
 }
 

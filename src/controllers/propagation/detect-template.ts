@@ -29,6 +29,8 @@ import { bindingOf, ofTenant, templateOf } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
+import { ensureHeld, ensureReleased } from './template-hold.ts';
+import { fromHeld } from '../../core/propagation/host-hold.ts';
 
 export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
   const template = templateOf(ctx.informers, resource, tenantId, namespace, name);
@@ -40,7 +42,8 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
 
   const tctx = tenantContextOf(ctx.informers, tenantId);
   // Cluster-scoped and custom templates are matched by their tenant name and apiVersion: the whole translation.
-  const view = clusterScoped || resource.custom ? toTenantObject(tctx, structuredClone(template)) : tenantView(template, tenantNamespace);
+  // A held template (ADR 0023) is matched and scheduled by the tenant's values (its replicas, not the held 0).
+  const view = clusterScoped || resource.custom ? toTenantObject(tctx, structuredClone(template)) : tenantView(fromHeld(template), tenantNamespace);
   if (!view) return;
   const bName = clusterScoped ? toUpstreamClusterName(tenantId, bindingName(resource.kind, view.metadata.name ?? '')) : bindingName(resource.kind, name);
   const binding = bindingOf(ctx.informers, namespace, bName);
@@ -49,8 +52,12 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   // The default placement is for workloads: cluster-scoped and custom templates need a policy that names them.
   const defaultPlacement = clusterScoped || resource.custom ? undefined : tenant.spec?.defaultPlacement as Placement | undefined;
   const claim = claimOf(view, policies, clusterPolicies, defaultPlacement);
-  // Deleting a policy leaves what it propagated as it is, as in Karmada.
-  if (!claim) return;
+  // Deleting a policy leaves what it propagated as it is, as in Karmada: held while its binding lives (ADR 0023),
+  // released once the binding is gone (not while it is being deleted: members may still run their copies).
+  if (!claim) {
+    if (!binding) return ensureReleased(ctx, resource, template);
+    return binding.metadata.deletionTimestamp ? undefined : ensureHeld(ctx, resource, template);
+  }
 
   const allClusters = [...ctx.informers.clusters.store.values()];
   const usable = allowedClusters(tenant.spec?.clusters, allClusters);
@@ -93,6 +100,8 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
 
   const desired = bindingObject(tenantId, namespace, tenantNamespace, bName, template, claim, spec);
   const written = await writeBinding(ctx, binding, desired);
+  // Bound: the host must not run it too (ADR 0023).
+  const held = await ensureHeld(ctx, resource, template);
   if (why) {
     const now = ctx.now();
     await ensureBindingStatus(ctx, written, (latest) => {
@@ -114,7 +123,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
       outcome.ok ? `Binding has been scheduled successfully. Result: {${(spec.clusters ?? []).map((c) => `${c.name}:${c.replicas ?? 0}`).join(', ')}}` : outcome.message);
     if (!outcome.ok) return { requeueAfterMs: 15_000 }; // clusters may come back or free capacity
   }
-  return failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined;
+  return held ?? (failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined);
 }
 
 function rescheduleReason(binding: ResourceBinding | undefined, claim: Claim, replicas: number, previous: readonly TargetCluster[],

@@ -36,6 +36,7 @@ import { splitApiVersion } from '../../core/tenancy/names.ts';
 import { clustersToPropagate, syncDependencies } from './dependencies.ts';
 import { memberEchoKey, templateStatusEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';
+import { writeHeldStatus } from './template-hold.ts';
 
 export async function reconcileBinding(ctx: EngineContext, tenantId: string, namespace: string, name: string): Promise<ReconcileResult | void> {
   // namespace '' is a ClusterResourceBinding (a cluster-scoped template's).
@@ -313,6 +314,8 @@ function clusterOfWork(tenantId: string, work: Work): string | undefined {
 
 async function writeTemplateStatus(ctx: EngineContext, resource: TemplateResource, template: KubeObject, items: ReturnType<typeof aggregatedStatusOf>): Promise<void> {
   if (!resource.hasStatus) return;
+  // A kind with a held form: the tenant's status is an annotation (ADR 0023), the host's controllers own `.status`.
+  if (await writeHeldStatus(ctx, resource, template, (view) => aggregateStatus(view, items))) return;
   const status = aggregateStatus(template, items);
   if (status === undefined || jsonEqual(template.status ?? {}, status)) return;
   const [ns, name] = [template.metadata.namespace ?? '', template.metadata.name ?? ''];

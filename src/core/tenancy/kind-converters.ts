@@ -14,6 +14,7 @@ import { checkCrdGroup } from './resource-classes.ts';
 import { forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import type { TenantContext } from './tenant-context.ts';
+import { showTenantView } from '../propagation/host-hold.ts';
 
 type Obj = Record<string, unknown>;
 export interface KindConverter {
@@ -206,6 +207,13 @@ const workload: KindConverter = {
   },
 };
 
+// A propagated Deployment is stored held upstream (ADR 0023): the tenant sees its own spec and the engine's status.
+// Only the way out: the held form is made by the engine, and kept on writes by the gateway (held-writes.ts).
+const deployment: KindConverter = {
+  in(ctx, obj) { workload.in(ctx, obj); },
+  out(ctx, obj) { showTenantView(obj); return workload.out(ctx, obj); },
+};
+
 const pod: KindConverter = {
   in(ctx, obj) { affinityIn(ctx, obj.spec); },
   out(ctx, obj) { affinityOut(ctx, obj.spec); return true; },
@@ -306,7 +314,7 @@ export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['discovery.k8s.io/EndpointSlice', endpointSlice],
   ['/PersistentVolume', persistentVolume],
   ['/PersistentVolumeClaim', persistentVolumeClaim],
-  ['apps/Deployment', workload], ['apps/ReplicaSet', workload], ['apps/StatefulSet', workload], ['apps/DaemonSet', workload],
+  ['apps/Deployment', deployment], ['apps/ReplicaSet', workload], ['apps/StatefulSet', workload], ['apps/DaemonSet', workload],
   ['batch/Job', workload], ['batch/CronJob', workload], ['/ReplicationController', workload], ['/PodTemplate', workload],
   ['policy.karmada.io/PropagationPolicy', karmadaPolicy], ['policy.karmada.io/ClusterPropagationPolicy', karmadaPolicy],
   ['policy.karmada.io/OverridePolicy', karmadaPolicy], ['policy.karmada.io/ClusterOverridePolicy', karmadaPolicy],

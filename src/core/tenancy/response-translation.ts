@@ -6,6 +6,7 @@ import { apiVersionToTenant } from './kind-treatment.ts';
 import { toTenantObject } from './object-translation.ts';
 import { scrubText, toTenantStatus } from './status-translation.ts';
 import type { TenantContext } from './tenant-context.ts';
+import { heldRowCells } from '../propagation/held-table.ts';
 
 export function toTenantList(ctx: TenantContext, list: KubeList): KubeList {
   const before = list.items.length;
@@ -46,6 +47,8 @@ export function toTenantTable(ctx: TenantContext, table: Table): Table {
   for (const row of table.rows ?? []) {
     let named = false;
     if (isObject(row.object)) {
+      // Before translation strips the held marks: they say which cells to print again (held-table.ts).
+      row.cells = heldRowCells(table.columnDefinitions ?? [], row.cells, row.object as KubeObject);
       const object = toTenantObject(ctx, row.object as KubeObject);
       if (object === undefined) continue;
       row.object = object;

@@ -10,6 +10,7 @@ import { isObject } from '../../core/types.ts';
 import { buildUsage, COUNTED_RESOURCES, keyOf, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { buildQuotaDecision, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import { objectKey, type TenantObjects } from './quota-usage-cache.ts';
+import { isHeld, setHeldReplicas } from '../../core/propagation/host-hold.ts';
 
 const WRITES = new Set(['create', 'update', 'patch']);
 const SCALABLE = new Set(['apps/deployments', 'apps/replicasets', 'apps/statefulsets', '/replicationcontrollers']);
@@ -74,7 +75,8 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
   if (target.scale) {
     if (!stored) return undefined;
     const replicas = (input.written.spec as { replicas?: unknown } | undefined)?.replicas;
-    obj = { ...stored.obj, spec: { ...(stored.obj.spec as object), replicas } };
+    // A held object's scale is the tenant's replicas annotation (ADR 0023, held-scale.ts).
+    obj = typeof replicas === 'number' && isHeld(stored.obj) ? setHeldReplicas(stored.obj, replicas) : { ...stored.obj, spec: { ...(stored.obj.spec as object), replicas } };
   } else {
     obj = (input.apply && stored ? mergeApplied(stored.obj, input.written) : input.written) as KubeObject;
     obj = { ...obj, metadata: { ...(obj.metadata ?? {}), namespace, name } };

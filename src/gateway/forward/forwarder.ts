@@ -18,10 +18,13 @@ import type { ResponsePipe } from './response-pipe.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 import { translateWrite, type WriteTarget } from './write-object.ts';
 import { refuseTenantLabelEdit } from './tenant-label-edits.ts';
+import { writeHeldKind, writesHeldKind } from './held-writes.ts';
+import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts';
+import { sendJsonBody } from '../respond.ts';
 import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
 
-/** The isolation guard on the exact object about to be sent (handler.ts's guard()); throws to refuse. */
-export type GuardFinal = (upstreamObject: KubeObject) => void;
+/** The isolation guard on the exact object about to be sent (handler.ts's guard()), at the request's path unless told; throws to refuse. */
+export type GuardFinal = (upstreamObject: KubeObject, path?: string) => void;
 
 export interface Forwarder {
   prepare(req: IncomingMessage, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<PreparedRequest>;
@@ -53,8 +56,20 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         guardFinal(final.upstream);
         await admit(final);
       };
+      // A held object's scale is the tenant's replicas annotation on its parent (ADR 0023); not held: the usual way.
+      if (isHeldKindScale(info)) {
+        const answer = await writeHeldScale({ upstream, ctx, info, prepared, guard: guardFinal, admit });
+        if (answer && 'scale' in answer) { sendJsonBody(res, 200, answer.scale); return; }
+        if (answer) { pipe.sendTranslated(res, ctx, answer.refused.status, answer.refused.body); return; }
+      }
       if (prepared.mode === 'patch' && prepared.write) {
         const answer = await patchByReadModifyWrite({ upstream, target: prepared.write, prepared, vet });
+        pipe.sendTranslated(res, ctx, answer.status, answer.body);
+        return;
+      }
+      // Updates and applies of a kind with a held form read the live object first, to keep a held one held.
+      if (prepared.final && writesHeldKind(info)) {
+        const answer = await writeHeldKind({ upstream, info, user: ctx.user, prepared: { ...prepared, final: prepared.final }, vet });
         pipe.sendTranslated(res, ctx, answer.status, answer.body);
         return;
       }
@@ -118,6 +133,10 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         case 'upgrade':
           throw new ApiError('BadRequest', `${info.subresource} needs a connection upgrade (SPDY or WebSocket)`);
         default:
+          if (info.verb === 'get' && isHeldKindScale(info)) {
+            const scale = await readHeldScale({ upstream, ctx, info, prepared });
+            if (scale) { sendJsonBody(res, 200, scale); return; }
+          }
           if (isAdmittedVerb(info)) await write(req, res, ctx, info, fwd, prepared, guardFinal);
           else pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
       }

@@ -15,6 +15,8 @@ import { apiVersionOf } from '../../core/tenancy/request-kind.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 import { translateWrite, type WriteTarget } from './write-object.ts';
+import { heldBody, refuseHeldStatusWrite } from './held-writes.ts';
+import { hasHeldResource, isHeld } from '../../core/propagation/host-hold.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 
 const MAX_ATTEMPTS = 5;
@@ -25,7 +27,7 @@ function withQuery(path: string, query: URLSearchParams): string {
 }
 
 /** Strategic merge follows the request's type, not whatever the patched document claims to be. */
-function applyPatch(type: string, doc: KubeObject, patch: unknown, typeName: string | undefined): KubeObject {
+export function applyPatch(type: string, doc: KubeObject, patch: unknown, typeName: string | undefined): KubeObject {
   if (type === 'json') return applyJsonPatch(doc, patch);
   if (type === 'merge') return applyMergePatch(doc, patch);
   if (!supportsStrategicMerge(typeName)) throw strategicMergeUnsupported();
@@ -56,7 +58,11 @@ export async function patchByReadModifyWrite(input: PatchInput): Promise<Upstrea
     if (pinned && pinned !== live.metadata.resourceVersion) {
       throw conflict({ group: info.apiGroup, resource: info.resource, name: info.name }, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    const final = translateWrite(target, patched, { source: 'patch', verb: 'patch' });
+    const held = hasHeldResource(info.apiGroup, info.resource) && isHeld(live);
+    if (held && info.subresource === 'status') throw refuseHeldStatusWrite(info, ctx.user);
+    const translated = translateWrite(target, patched, { source: 'patch', verb: 'patch' });
+    // A held object (ADR 0023) stays held: the patch changed the tenant's values, which go to its annotations.
+    const final = held ? { ...translated, upstream: heldBody(translated.upstream, live, false) } : translated;
     final.upstream.metadata.resourceVersion = live.metadata.resourceVersion;
     await input.vet({ ...final, stored, apply: false });
     const written = await upstream.request('PUT', withQuery(prepared.path, prepared.query), final.upstream);

@@ -13,6 +13,7 @@ import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { toTenantObject, toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { forceNamespacePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import { heldMarkIn } from '../../core/propagation/host-hold.ts';
 import { settleBodyKind, settleBodyMetadata, type BodySource, type MetadataTarget, type RequestKind } from '../../core/tenancy/request-kind.ts';
 
 export interface WriteTarget {
@@ -43,11 +44,25 @@ function refuseClusterWideServiceAccountGrant(info: RequestInfo, user: string | 
     'a ClusterRoleBinding cannot grant to service accounts in this virtual cluster (on the host it would reach beyond the tenant); bind them with a RoleBinding in each namespace');
 }
 
+/**
+ * The marks of a propagated template's held form (ADR 0023) are the engine's: a tenant that wrote them could
+ * make the gateway show, and the engine propagate, values it never asked for. Refused on every kind, in the
+ * final object the tenant asks for (a patch's result included); its view never carries them, so a patch
+ * that removes one is a no-op, and the live object's marks are kept (held-writes.ts).
+ */
+function refuseHeldMarks(info: RequestInfo, user: string | undefined, obj: KubeObject): void {
+  const mark = heldMarkIn(obj);
+  if (mark === undefined) return;
+  throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(info.subresource ? { subresource: info.subresource } : {}), ...(info.namespace && info.resource !== 'namespaces' ? { namespace: info.namespace } : {}), ...(user !== undefined ? { user } : {}) },
+    `${mark} is set by the propagation engine and cannot be set, changed or removed`);
+}
+
 export function translateWrite(target: WriteTarget, obj: KubeObject, how: { source: BodySource; verb: MetadataTarget['verb'] }): TranslatedWrite {
   const { ctx, info, fwd, kind } = target;
   settleBodyKind(obj, kind, how.source);
   settleBodyMetadata(obj, { namespace: fwd.namespaced ? info.namespace : '', name: info.name, verb: how.verb });
   refuseClusterWideServiceAccountGrant(info, ctx.user, obj);
+  refuseHeldMarks(info, ctx.user, obj);
   const tenant = structuredClone(obj);
   const upstream = toUpstreamObject(ctx, obj, { namespaced: fwd.namespaced, type: { group: kind.group, kind: kind.kind } });
   if (info.apiGroup === '' && info.resource === 'namespaces' && kind.kind === 'Namespace') forceNamespacePodSecurity(upstream, target.podSecurity);

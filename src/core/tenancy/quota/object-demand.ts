@@ -17,6 +17,7 @@
 import type { KubeObject } from '../../types.ts';
 import { buildPodDemand } from './pod-demand.ts';
 import { add, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
+import { desiredOf, isHeld } from '../../propagation/host-hold.ts';
 
 export const QUOTA_RESOURCES = ['requests.cpu', 'requests.memory', 'requests.storage'] as const;
 export type QuotaResource = (typeof QUOTA_RESOURCES)[number];
@@ -51,7 +52,8 @@ function jobPods(obj: KubeObject): number {
 
 /** Workload resources (group/resource) and how many pods each asks for. */
 export const WORKLOADS: ReadonlyMap<string, Replicas> = new Map([
-  ['apps/deployments', specReplicas],
+  // A propagated Deployment is held upstream at 0 replicas (ADR 0023): its demand is the tenant's replicas.
+  ['apps/deployments', (obj) => (isHeld(obj) ? count(desiredOf(obj).replicas, 1) : specReplicas(obj))],
   ['apps/replicasets', specReplicas],
   ['apps/statefulsets', specReplicas],
   ['/replicationcontrollers', specReplicas],

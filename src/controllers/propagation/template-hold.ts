@@ -1,0 +1,70 @@
+// The hold of a propagated template on the host (ADR 0023): once a binding
+// exists for it, the template is stored upstream in its held form (a
+// Deployment paused at 0 replicas, the tenant's values in annotations), so a
+// host that runs controllers does not run it too; once its binding is gone,
+// it is released (the tenant's values back, the marks gone) and the host runs
+// it like any workload nobody propagates. The tenant's status is the engine's
+// aggregate, kept in an annotation: the host's controllers own `.status`.
+// Every write is pinned to the version the engine read; a conflict requeues
+// the key, which then judges the fresh copy.
+import type { KubeObject } from '../../core/types.ts';
+import { fromHeld, hasHeldForm, hold, isHeld, release, withHeldStatus, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
+import { jsonEqual } from '../../core/json-equal.ts';
+import { statusError } from '../../kube/status-error.ts';
+import type { ReconcileResult } from '../runtime/workers.ts';
+import type { EngineContext } from './engine-context.ts';
+import { namespacedPath, type TemplateResource } from './template-resources.ts';
+import { ownWrite, templateStatusEchoKey } from './echo-record.ts';
+
+/** Names the engine's writes in managedFields (without it a real kube-apiserver records them as `unknown`). */
+export const ENGINE_FIELD_MANAGER = 'warren-propagation';
+const RETRY_SOON: ReconcileResult = { requeueAfterMs: 250 };
+
+const pathOf = (resource: TemplateResource, obj: KubeObject): string =>
+  `${namespacedPath(resource, obj.metadata.namespace ?? '')}/${encodeURIComponent(obj.metadata.name ?? '')}`;
+
+/** Held in full: the label and the held values in spec (a write that slipped past the gateway unheld it otherwise). */
+function fullyHeld(obj: KubeObject): boolean {
+  const spec = (obj.spec ?? {}) as { replicas?: unknown; paused?: unknown };
+  return isHeld(obj) && spec.replicas === 0 && spec.paused === true;
+}
+
+async function put(ctx: EngineContext, resource: TemplateResource, obj: KubeObject): Promise<ReconcileResult | void> {
+  const res = await ctx.upstream.request('PUT', `${pathOf(resource, obj)}?fieldManager=${ENGINE_FIELD_MANAGER}`, obj);
+  if (res.status === 200 || res.status === 404) return undefined;
+  if (res.status === 409) return RETRY_SOON; // the informer's copy was stale: judge the fresh one
+  throw statusError(res.status, res.body);
+}
+
+/** Holds a template that has a binding (a kind with a held form only). */
+export async function ensureHeld(ctx: EngineContext, resource: TemplateResource, template: KubeObject): Promise<ReconcileResult | void> {
+  if (!hasHeldForm(template) || fullyHeld(template)) return undefined;
+  return put(ctx, resource, hold(template));
+}
+
+/** Releases a held template whose binding is gone. */
+export async function ensureReleased(ctx: EngineContext, resource: TemplateResource, template: KubeObject): Promise<ReconcileResult | void> {
+  if (!hasHeldForm(template) || !isHeld(template)) return undefined;
+  return put(ctx, resource, release(template));
+}
+
+/**
+ * The aggregated status of a held template, for the tenant, in its annotation. Not held (yet): nothing is
+ * written (the host owns `.status`; the detector's hold wakes the binding again). Returns false for a
+ * template of a kind without a held form (the caller writes `/status` as for any template).
+ */
+export async function writeHeldStatus(ctx: EngineContext, resource: TemplateResource, template: KubeObject,
+  build: (view: KubeObject) => Record<string, unknown> | undefined): Promise<boolean> {
+  if (!hasHeldForm(template)) return false;
+  if (!isHeld(template)) return true;
+  const view = fromHeld(template);
+  const status = build(view);
+  if (status === undefined || jsonEqual(view.status ?? {}, status)) return true;
+  const annotations = withHeldStatus(template, status).metadata.annotations ?? {};
+  // A merge patch of one annotation, pinned: nothing else of the object changes, and a release in between is a conflict.
+  const patch = { metadata: { resourceVersion: template.metadata.resourceVersion, annotations: { [HELD_STATUS_ANNOTATION]: annotations[HELD_STATUS_ANNOTATION] } } };
+  const key = templateStatusEchoKey(resource, template.metadata.namespace ?? '', template.metadata.name ?? '');
+  const res = await ownWrite(ctx.echoes, key, () => ctx.upstream.request('PATCH', `${pathOf(resource, template)}?fieldManager=${ENGINE_FIELD_MANAGER}`, patch, { 'Content-Type': 'application/merge-patch+json' }));
+  if (res.status === 200 || res.status === 404) return true;
+  throw statusError(res.status, res.body); // a conflict retries the binding key on the fresh template
+}
