@@ -12,7 +12,8 @@
 // writes the status annotation (withHeldStatus); the gateway shows the tenant
 // its own spec (showTenantView, through the kind converter) and keeps a
 // tenant's write of a held object held (reholdWrite, setHeldReplicas).
-import type { KubeObject } from '../types.ts';
+import type { KubeObject, StatusCause } from '../types.ts';
+import { invalid, type ApiError } from '../api-error.ts';
 
 export const HELD_LABEL = 'propagation.warren.dev/held';
 export const HELD_STATUS_ANNOTATION = 'propagation.warren.dev/status';
@@ -166,6 +167,24 @@ export function reholdWrite(written: KubeObject, live: KubeObject): KubeObject {
   if (live.status !== undefined) out.status = structuredClone(live.status);
   else delete out.status;
   return out;
+}
+
+/**
+ * The tenant's values of the held fields, checked as the upstream would check them: held, the upstream
+ * only sees 0 and true, so a negative count or a paused that is not a boolean would pass unseen (and then
+ * read as absent). kube's messages (a type error is kube's 400 at decoding; here it is a 422 on the field).
+ */
+export function heldFieldsInvalid(obj: KubeObject): ApiError | null {
+  const spec = specOf(obj) ?? {};
+  const causes: StatusCause[] = [];
+  const { replicas, paused } = spec;
+  if (replicas !== undefined && replicas !== null) {
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas)) causes.push({ type: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be an integer` });
+    else if (replicas < 0) causes.push({ type: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` });
+    else if (replicas > 2147483647) causes.push({ type: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be less than or equal to 2147483647` });
+  }
+  if (paused !== undefined && paused !== null && typeof paused !== 'boolean') causes.push({ type: 'FieldValueInvalid', field: 'spec.paused', message: `Invalid value: ${JSON.stringify(paused)}: must be a boolean` });
+  return causes.length === 0 ? null : invalid({ group: 'apps', kind: obj.kind ?? 'Deployment', name: obj.metadata?.name ?? '' }, causes);
 }
 
 /** A held object with the tenant's replicas set to `replicas` (the scale subresource of a held object). */

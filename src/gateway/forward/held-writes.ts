@@ -12,7 +12,7 @@
 import { ApiError, forbidden } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
-import { hasHeldResource, hold, isHeld, reholdWrite } from '../../core/propagation/host-hold.ts';
+import { hasHeldResource, heldFieldsInvalid, hold, isHeld, reholdWrite } from '../../core/propagation/host-hold.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import type { PreparedRequest } from './prepared-request.ts';
@@ -37,6 +37,8 @@ export function refuseHeldStatusWrite(info: RequestInfo, user: string | undefine
  */
 export function heldBody(written: KubeObject, live: KubeObject, apply: boolean): KubeObject {
   if (!isHeld(live)) return written;
+  const refused = heldFieldsInvalid(written);
+  if (refused) throw refused;
   if (!apply) return reholdWrite(written, live);
   const body = hold(written);
   delete body.status; // the host's field: an applied status would make the tenant's manager one of its writers

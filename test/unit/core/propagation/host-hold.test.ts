@@ -2,10 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { KubeObject } from '../../../../src/core/types.ts';
-import { fromHeld, hasHeldForm, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, isHeld, toHeld } from '../../../../src/core/propagation/host-hold.ts';
+import {
+  desiredOf, fromHeld, hasHeldForm, heldMarkIn, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, hold, isHeld, PAUSED_ANNOTATION,
+  reholdWrite, release, REPLICAS_ANNOTATION, setHeldReplicas, showTenantView, withHeldStatus,
+} from '../../../../src/core/propagation/host-hold.ts';
 
 const key = fc.stringMatching(/^[a-z][a-z0-9.-]{0,12}(\/[a-z0-9]{1,8})?$/).filter((k) => !k.startsWith('propagation.warren.dev'));
 const strings = fc.option(fc.dictionary(key, fc.string({ maxLength: 8 }), { minKeys: 1, maxKeys: 3 }), { nil: undefined });
+const statusArb = fc.record({ replicas: fc.nat(50), readyReplicas: fc.nat(50), observedGeneration: fc.nat(9) }).map((s) => ({ ...s }));
 
 /** A Deployment in its tenant form: no held marks, spec always there, optional fields absent rather than empty. */
 const deployment = fc.record({
@@ -13,7 +17,7 @@ const deployment = fc.record({
   annotations: strings,
   replicas: fc.option(fc.nat(1000), { nil: undefined }),
   paused: fc.option(fc.boolean(), { nil: undefined }),
-  status: fc.option(fc.record({ replicas: fc.nat(50), readyReplicas: fc.nat(50), observedGeneration: fc.nat(9) }), { nil: undefined }),
+  status: fc.option(statusArb, { nil: undefined }),
 }).map(({ labels, annotations, replicas, paused, status }): KubeObject => {
   const spec: Record<string, unknown> = { selector: { matchLabels: { app: 'web' } } };
   if (replicas !== undefined) spec.replicas = replicas;
@@ -25,44 +29,82 @@ const deployment = fc.record({
     spec, ...(status ? { status } : {}),
   })) as KubeObject;
 });
+const withoutStatus = (d: KubeObject): KubeObject => { const { status: _s, ...rest } = d; return rest as KubeObject; };
+const spec = (d: KubeObject): { replicas?: number; paused?: boolean } => d.spec as { replicas?: number; paused?: boolean };
 
 describe('host-hold: the held form of a propagated Deployment (ADR 0023)', () => {
-  it('round-trips: fromHeld(toHeld(d)) is d, for every tenant-form Deployment', () => {
-    fc.assert(fc.property(deployment, (d) => { assert.deepEqual(fromHeld(toHeld(d)), d); }));
+  it('round-trips: release(hold(d)) is d, status (the host\'s) included, for every tenant-form Deployment', () => {
+    fc.assert(fc.property(deployment, (d) => { assert.deepEqual(release(hold(d)), d); }));
   });
 
-  it('the held form runs nothing on the host: paused, 0 replicas, marked, no status of its own', () => {
-    fc.assert(fc.property(deployment, (d) => {
-      const held = toHeld(d);
-      assert.equal((held.spec as { replicas: number }).replicas, 0);
-      assert.equal((held.spec as { paused: boolean }).paused, true);
-      assert.ok(isHeld(held));
-      assert.equal(held.status, undefined, 'the host owns .status; the engine\'s status is in the annotation');
+  it('the tenant view of a held object is its own spec with the engine\'s status (none before the engine wrote one)', () => {
+    fc.assert(fc.property(deployment, fc.option(statusArb, { nil: undefined }), (d, engine) => {
+      const held = engine ? withHeldStatus(hold(d), engine) : hold(d);
+      const view = fromHeld(held);
+      assert.deepEqual(view, engine ? { ...withoutStatus(d), status: engine } : withoutStatus(d));
     }));
   });
 
-  it('leaves an object that is not held as it is, and shows none of its marks', () => {
+  it('the held form runs nothing on the host: paused, 0 replicas, marked, the host\'s status untouched', () => {
     fc.assert(fc.property(deployment, (d) => {
-      assert.equal(fromHeld(d), d);
-      const view = JSON.stringify(fromHeld(toHeld(d)).metadata);
+      const held = hold(d);
+      assert.equal(spec(held).replicas, 0);
+      assert.equal(spec(held).paused, true);
+      assert.ok(isHeld(held));
+      assert.deepEqual(held.status, d.status, 'the host owns .status: holding does not write it');
+    }));
+  });
+
+  it('a tenant\'s write of a held object is held again, keeping the engine\'s status annotation and the host\'s .status', () => {
+    fc.assert(fc.property(deployment, deployment, statusArb, statusArb, (stored, written, engine, host) => {
+      const live = { ...withHeldStatus(hold(stored), engine), status: host };
+      const sent = reholdWrite(written, live);
+      assert.ok(isHeld(sent));
+      assert.equal(spec(sent).replicas, 0);
+      assert.deepEqual(sent.status, host, 'the write changes no status upstream');
+      assert.deepEqual(fromHeld(sent), { ...withoutStatus(written), status: engine }, 'the tenant reads back what it wrote');
+    }));
+  });
+
+  it('shows none of the marks, held or not, in labels, annotations or managedFields', () => {
+    fc.assert(fc.property(deployment, fc.boolean(), (d, held) => {
+      const obj = held ? withHeldStatus(hold(d), { replicas: 1 }) : d;
+      obj.metadata.managedFields = [{ manager: 'x', fieldsV1: { 'f:metadata': { 'f:labels': { [`f:${HELD_LABEL}`]: {} }, 'f:annotations': { [`f:${REPLICAS_ANNOTATION}`]: {} } } } }];
+      const view = JSON.stringify(fromHeld(obj).metadata);
       for (const mark of HELD_MARKS) assert.ok(!view.includes(mark), `${mark} in the tenant view`);
     }));
-  });
-
-  it('the tenant reads the status the engine wrote, never the host\'s', () => {
-    const held = toHeld({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 3 } });
-    held.metadata.annotations = { ...held.metadata.annotations, [HELD_STATUS_ANNOTATION]: JSON.stringify({ readyReplicas: 3 }) };
-    held.status = { replicas: 0, conditions: [{ type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused' }] };
-    assert.deepEqual(fromHeld(held).status, { readyReplicas: 3 });
-    assert.deepEqual(fromHeld(held).spec, { replicas: 3 });
   });
 
   it('reads marks it did not write as absent, not as a guess', () => {
     const held: KubeObject = {
       apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 0, paused: true },
-      metadata: { name: 'web', labels: { [HELD_LABEL]: 'true' }, annotations: { 'propagation.warren.dev/replicas': '-1', 'propagation.warren.dev/paused': 'yes', [HELD_STATUS_ANNOTATION]: '[1]' } },
+      metadata: { name: 'web', labels: { [HELD_LABEL]: 'true' }, annotations: { [REPLICAS_ANNOTATION]: '-1', [PAUSED_ANNOTATION]: 'yes', [HELD_STATUS_ANNOTATION]: '[1]' } },
+      status: { replicas: 0 },
     };
     assert.deepEqual(fromHeld(held), { apiVersion: 'apps/v1', kind: 'Deployment', spec: {}, metadata: { name: 'web' } });
+    assert.deepEqual(desiredOf({ metadata: { annotations: { [REPLICAS_ANNOTATION]: '99999999999' } } }), {}, 'beyond int32');
+  });
+
+  it('a Table row\'s partial object (no spec, no status) only loses the marks', () => {
+    const partial: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { [HELD_LABEL]: 'true', app: 'web' }, annotations: { [REPLICAS_ANNOTATION]: '3' } } };
+    showTenantView(partial);
+    assert.deepEqual(partial, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { app: 'web' } } });
+  });
+
+  it('the scale of a held object sets the tenant\'s replicas and nothing the host acts on', () => {
+    const live = hold({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2 } });
+    const scaled = setHeldReplicas(live, 5);
+    assert.equal(spec(scaled).replicas, 0);
+    assert.equal(spec(fromHeld(scaled)).replicas, 5);
+  });
+
+  it('finds a mark a tenant tries to write in its labels or annotations', () => {
+    for (const mark of HELD_MARKS) {
+      assert.equal(heldMarkIn({ metadata: { labels: { [mark]: 'true' } } }), mark);
+      assert.equal(heldMarkIn({ metadata: { annotations: { [mark]: '1' } } }), mark);
+    }
+    assert.equal(heldMarkIn({ metadata: { labels: { app: 'web' }, annotations: { 'propagation.warren.dev/other': 'x' } } }), undefined);
+    assert.equal(heldMarkIn({ metadata: null } as unknown as KubeObject), undefined);
   });
 
   it('has a held form for apps/v1 Deployments only, so far', () => {
