@@ -1,0 +1,190 @@
+// The hold of ADR 0023 on the embedded host of `warren up`, through real
+// kubectl as the tenant: a propagated Deployment is stored held on the host
+// (paused, 0 replicas, marked), while the tenant sees and writes its own spec
+// (get -o yaml, the table, scale, rollout pause, server-side apply, patches)
+// and reads the engine's aggregated status; the members get the tenant's spec,
+// never the held form. Once its policy and binding are gone it is released.
+// Adversarial: a tenant writing the marks itself (to steer the view or the
+// engine) is refused, on its own objects and new ones, and the other tenant
+// reaches nothing of it. Host and members are read directly.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KubeObject } from '../../src/core/types.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import type { Upstream } from '../../src/kube/upstream.ts';
+import { eventually } from '../helpers/poll.ts';
+import { usePropagationEnv } from '../helpers/propagation-env.ts';
+
+const WEB = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: default, labels: { app: web } }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }
+      containers:
+      - name: web
+        image: nginx
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: web, namespace: default }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: web }]
+  placement: { clusterAffinity: { clusterNames: [member1] } }
+`;
+const MARK = 'propagation.warren.dev';
+
+interface Spec { replicas?: number; paused?: boolean }
+
+describe('propagation: a propagated Deployment is held on the host, the tenant keeps its own spec (ADR 0023)', { timeout: 240_000 }, () => {
+  const env = usePropagationEnv('propagation-host-hold');
+  const acme = env.as('acme');
+  const globex = env.as('globex');
+  let acmeId = '';
+  let host: Upstream | undefined;
+  const path = (): string => `/apis/apps/v1/namespaces/${acmeId}-default/deployments/web`;
+  const onHost = async (): Promise<KubeObject> => {
+    const res = await host!.request<KubeObject>('GET', path());
+    assert.equal(res.status, 200);
+    return res.body;
+  };
+  const onMember1 = async (): Promise<KubeObject | undefined> => {
+    const res = await env.members.member1!.request<KubeObject>('GET', path());
+    return res.status === 200 ? res.body : undefined;
+  };
+  const tenantView = async (): Promise<KubeObject> => JSON.parse(await acme('get', 'deployment', 'web', '-o', 'json')) as KubeObject;
+  const heldOnHost = (d: KubeObject): boolean => (d.spec as Spec).replicas === 0 && (d.spec as Spec).paused === true && d.metadata.labels?.[`${MARK}/held`] === 'true';
+
+  before(async () => {
+    acmeId = env.idOf('acme');
+    host = createUpstream({ path: env.up().adminKubeconfigPath });
+    await env.apply('acme', WEB, 'web.yaml');
+  });
+  after(() => host?.close());
+
+  it('holds the template on the host once it is bound; member1 gets the tenant\'s 2 replicas, unpaused and unmarked', async () => {
+    await eventually(async () => heldOnHost(await onHost()), 'web held on the host');
+    const member = await eventually(async () => {
+      const d = await onMember1();
+      return d && (d.spec as Spec).replicas === 2 ? d : undefined;
+    }, 'web on member1 with 2 replicas');
+    assert.notEqual((member.spec as Spec).paused, true, 'the member runs it');
+    assert.ok(!JSON.stringify(member.metadata).includes(MARK), 'no hold mark on the member');
+  });
+
+  it('the tenant sees its own spec, the engine\'s status, and no mark (get -o yaml, the table)', async () => {
+    const view = await eventually(async () => {
+      const v = await tenantView();
+      return (v.status as { readyReplicas?: number } | undefined)?.readyReplicas === 2 ? v : undefined;
+    }, 'the members\' status aggregated for the tenant');
+    assert.equal((view.spec as Spec).replicas, 2);
+    assert.notEqual((view.spec as Spec).paused, true);
+    const yaml = await acme('get', 'deployment', 'web', '-o', 'yaml', '--show-managed-fields');
+    assert.ok(!yaml.includes(MARK), `a mark shows in the tenant view:\n${yaml}`);
+    const row = (await acme('get', 'deployment', 'web', '--no-headers')).trim().split(/\s+/);
+    assert.equal(row[1], '2/2', `READY column: ${row.join(' ')}`);
+    const statusWriters = JSON.stringify((await onHost()).metadata.managedFields?.filter((f) => f.fieldsV1?.['f:status'] !== undefined).map((f) => f.manager));
+    assert.ok(!statusWriters.includes('warren'), `the engine writes no .status upstream: ${statusWriters}`);
+  });
+
+  it('kubectl scale changes the replicas the members get, not the held 0; the scale subresource reads the tenant\'s', async () => {
+    await acme('scale', 'deployment', 'web', '--replicas', '5');
+    assert.equal((await acme('get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}')).trim(), '5');
+    assert.equal((await acme('get', 'deployment', 'web', '--subresource', 'scale', '-o', 'jsonpath={.spec.replicas}')).trim(), '5');
+    assert.ok(heldOnHost(await onHost()), 'still held on the host');
+    await eventually(async () => ((await onMember1())?.spec as Spec | undefined)?.replicas === 5, 'member1 at 5 replicas');
+  });
+
+  it('rollout pause and resume, patches and server-side apply mean what the tenant meant; the host stays held', async () => {
+    await acme('rollout', 'pause', 'deployment/web');
+    assert.equal((await acme('get', 'deployment', 'web', '-o', 'jsonpath={.spec.paused}')).trim(), 'true');
+    await eventually(async () => ((await onMember1())?.spec as Spec | undefined)?.paused === true, 'member1 paused, as the tenant asked');
+    await acme('rollout', 'resume', 'deployment/web');
+    // kubectl's resume patches paused to null (false is omitted), as on any kube-apiserver.
+    assert.notEqual((await acme('get', 'deployment', 'web', '-o', 'jsonpath={.spec.paused}')).trim(), 'true');
+    await acme('patch', 'deployment', 'web', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/replicas","value":3}]');
+    assert.equal((await acme('get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}')).trim(), '3');
+    const file = join(env.root, 'web-ssa.yaml');
+    writeFileSync(file, WEB.split('---')[0]!.replace('replicas: 2', 'replicas: 4'));
+    await acme('apply', '--server-side', '--force-conflicts', '-f', file);
+    assert.equal((await acme('get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}')).trim(), '4');
+    await acme('replace', '-f', file);
+    const onHostNow = await onHost();
+    assert.ok(heldOnHost(onHostNow), 'still held on the host after every write');
+    assert.equal(onHostNow.metadata.annotations?.[`${MARK}/replicas`], '4');
+    await eventually(async () => {
+      const d = await onMember1();
+      return (d?.spec as Spec | undefined)?.replicas === 4 && (d?.spec as Spec).paused !== true;
+    }, 'member1 at 4 replicas, running');
+  });
+
+  it('adversarial: a tenant cannot write the marks, nor a held object\'s status (403 in tenant terms, nothing changed)', async () => {
+    const before = await onHost();
+    const forged = join(env.root, 'forged.yaml');
+    writeFileSync(forged, `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: forged, namespace: default, labels: { app: forged, ${MARK}/held: "true" }, annotations: { ${MARK}/replicas: "50", ${MARK}/status: '{"readyReplicas":50}' } }
+spec:
+  replicas: 0
+  paused: true
+  selector: { matchLabels: { app: forged } }
+  template: { metadata: { labels: { app: forged } }, spec: { containers: [{ name: c, image: nginx }] } }
+`);
+    const attempts: Array<[string, string[]]> = [
+      ['label held=false', ['label', 'deployment', 'web', '--overwrite', `${MARK}/held=false`]],
+      ['annotate replicas', ['annotate', 'deployment', 'web', `${MARK}/replicas=100`]],
+      ['annotate a forged status', ['annotate', 'deployment', 'web', `${MARK}/status={"readyReplicas":100}`]],
+      ['merge-patch the status annotation', ['patch', 'deployment', 'web', '--type', 'merge', '-p', `{"metadata":{"annotations":{"${MARK}/status":"{}"}}}`]],
+      ['write the status subresource', ['patch', 'deployment', 'web', '--subresource', 'status', '--type', 'merge', '-p', '{"status":{"readyReplicas":100}}']],
+      ['create a forged held Deployment', ['create', '-f', forged]],
+      ['apply a forged held Deployment', ['apply', '--server-side', '-f', forged]],
+    ];
+    for (const [what, args] of attempts) {
+      const r = await env.run('acme', ...args);
+      assert.notEqual(r.code, 0, `${what} succeeded: ${r.stdout}`);
+      assert.match(r.stderr, /Forbidden|forbidden/, `${what}: ${r.stderr}`);
+      assert.ok(!r.stderr.includes(`${acmeId}-`), `${what}: the upstream prefix leaks: ${r.stderr}`);
+    }
+    // Removing the held label: kubectl finds no such label in the tenant's view, so nothing is even sent.
+    assert.match((await acme('label', 'deployment', 'web', `${MARK}/held-`)), /not labeled/);
+    // The engine may still write the status annotation (member1 scaling to 4): the tenant's attempts changed nothing else.
+    const afterwards = await onHost();
+    assert.deepEqual(afterwards.spec, before.spec, 'the held spec is unchanged');
+    assert.deepEqual(afterwards.metadata.labels, before.metadata.labels, 'labels unchanged');
+    assert.equal(afterwards.metadata.annotations?.[`${MARK}/replicas`], '4');
+    assert.ok(!/100|50/.test(afterwards.metadata.annotations?.[`${MARK}/status`] ?? ''), 'no forged status recorded');
+    assert.equal((await env.run('acme', 'get', 'deployment', 'forged')).code, 1, 'the forged Deployment was not created');
+    // The other tenant reaches nothing of acme's: its own default namespace has no web.
+    const other = await env.run('globex', 'get', 'deployment', 'web', '-n', 'default');
+    assert.notEqual(other.code, 0);
+    assert.match(other.stderr, /NotFound|not found/);
+    assert.ok(!(await globex('get', 'deployments', '-A', '-o', 'name')).includes('web'), 'acme\'s web is not in globex\'s view');
+  });
+
+  it('releases the template once its policy and binding are gone: the tenant\'s spec back on the host, no mark left', async () => {
+    await acme('delete', 'propagationpolicy', 'web');
+    // Deleting a policy leaves what it propagated (Karmada): still held while the binding lives.
+    assert.ok(heldOnHost(await onHost()));
+    // The binding is the engine's (tenants cannot delete it): removed here as a platform admin would.
+    const rb = `/apis/work.karmada.io/v1alpha2/namespaces/${acmeId}-default/resourcebindings/web-deployment`;
+    assert.equal((await host!.request('DELETE', rb)).status, 200);
+    const released = await eventually(async () => {
+      const d = await onHost();
+      return d.metadata.labels?.[`${MARK}/held`] === undefined ? d : undefined;
+    }, 'web released on the host');
+    assert.equal((released.spec as Spec).replicas, 4, 'the tenant\'s replicas upstream again');
+    assert.notEqual((released.spec as Spec).paused, true);
+    assert.ok(!JSON.stringify(released.metadata.annotations ?? {}).includes(MARK), 'no mark left upstream');
+    const view = await tenantView();
+    assert.equal((view.spec as Spec).replicas, 4);
+    assert.equal((await acme('get', 'deployment', 'web', '--subresource', 'scale', '-o', 'jsonpath={.spec.replicas}')).trim(), '4');
+  });
+});
