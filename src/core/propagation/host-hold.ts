@@ -51,10 +51,17 @@ export function hold(obj: KubeObject): KubeObject {
   const out = structuredClone(obj);
   const spec: Spec = { ...specOf(out) };
   const annotations: Record<string, string> = { ...out.metadata.annotations };
-  delete annotations[REPLICAS_ANNOTATION];
-  delete annotations[PAUSED_ANNOTATION];
-  if (typeof spec.replicas === 'number') annotations[REPLICAS_ANNOTATION] = String(spec.replicas);
-  if (typeof spec.paused === 'boolean') annotations[PAUSED_ANNOTATION] = String(spec.paused);
+  // Already marked but not held in full (a write slipped in between): a field still at its held value keeps
+  // the tenant's recorded value; one that is not is the newer write's.
+  const marked = isHeld(out);
+  if (!(marked && spec.replicas === 0)) {
+    delete annotations[REPLICAS_ANNOTATION];
+    if (typeof spec.replicas === 'number') annotations[REPLICAS_ANNOTATION] = String(spec.replicas);
+  }
+  if (!(marked && spec.paused === true)) {
+    delete annotations[PAUSED_ANNOTATION];
+    if (typeof spec.paused === 'boolean') annotations[PAUSED_ANNOTATION] = String(spec.paused);
+  }
   out.spec = { ...spec, replicas: 0, paused: true };
   out.metadata = { ...out.metadata, annotations, labels: { ...out.metadata.labels, [HELD_LABEL]: 'true' } };
   return out;

@@ -21,6 +21,7 @@ import { refuseTenantLabelEdit } from './tenant-label-edits.ts';
 import { writeHeldKind, writesHeldKind } from './held-writes.ts';
 import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts';
 import { sendJsonBody } from '../respond.ts';
+import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
 
 /** The isolation guard on the exact object about to be sent (handler.ts's guard()), at the request's path unless told; throws to refuse. */
@@ -70,6 +71,9 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
       // Updates and applies of a kind with a held form read the live object first, to keep a held one held.
       if (prepared.final && writesHeldKind(info)) {
         const answer = await writeHeldKind({ upstream, info, user: ctx.user, prepared: { ...prepared, final: prepared.final }, vet });
+        // The proxied path keeps upstream warnings (unknown fields under fieldValidation=Warn): so does this one, scrubbed.
+        const warning = answer.headers.warning;
+        if (typeof warning === 'string' && warning !== '') res.setHeader('Warning', scrubText(ctx.id, warning));
         pipe.sendTranslated(res, ctx, answer.status, answer.body);
         return;
       }

@@ -91,6 +91,14 @@ describe('host-hold: the held form of a propagated Deployment (ADR 0023)', () =>
     assert.deepEqual(partial, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { app: 'web' } } });
   });
 
+  it('holding a marked object that a write partly unheld keeps the tenant\'s value of each field still held', () => {
+    const held = hold({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, paused: false } });
+    const applied = { ...held, spec: { ...(held.spec as object), replicas: 7 } }; // an apply set replicas, paused stayed held
+    const again = hold(applied);
+    assert.deepEqual(fromHeld(again).spec, { replicas: 7, paused: false });
+    assert.deepEqual(hold(held), held, 'holding a held object changes nothing');
+  });
+
   it('the scale of a held object sets the tenant\'s replicas and nothing the host acts on', () => {
     const live = hold({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2 } });
     const scaled = setHeldReplicas(live, 5);
