@@ -59,7 +59,11 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
 
     let tenantsReady = false;
     const upstream = createUpstream({ yaml: host.kubeconfig });
-    const warren: RunningWarren = await startWarren({ upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady, ...options.tuning });
+    // The embedded host runs no workload controllers: the engine says so on workloads nobody propagates (ADR 0023).
+    const warren: RunningWarren = await startWarren({
+      upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady, ...options.tuning,
+      propagation: { hostRunsWorkloads: false, ...options.tuning?.propagation },
+    });
     started.push(warren);
     options.progress(`gateway listening at ${warren.gateway.url}`);
     const registered = await registerMembers(upstream, members);

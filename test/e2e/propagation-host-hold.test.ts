@@ -169,6 +169,23 @@ spec:
     assert.ok(!(await globex('get', 'deployments', '-A', '-o', 'name')).includes('web'), 'acme\'s web is not in globex\'s view');
   });
 
+  it('a workload nobody propagates says why it does not run: the embedded host runs no workloads (NotPropagated)', async () => {
+    await acme('create', 'deployment', 'lonely', '--image=nginx');
+    const message = await eventually(async () => {
+      const events = JSON.parse(await acme('get', 'events', '--field-selector', 'involvedObject.name=lonely', '-o', 'json')) as { items: Array<{ reason?: string; type?: string; message?: string; involvedObject?: { kind?: string; namespace?: string } }> };
+      const e = events.items.find((i) => i.reason === 'NotPropagated');
+      return e ? e : undefined;
+    }, 'a NotPropagated Event on lonely');
+    assert.equal(message.type, 'Warning');
+    assert.equal(message.involvedObject?.kind, 'Deployment');
+    assert.equal(message.involvedObject?.namespace, 'default', 'in the tenant\'s terms');
+    assert.match(message.message ?? '', /PropagationPolicy/);
+    assert.ok(!(message.message ?? '').includes(`${acmeId}-`));
+    assert.match(await acme('describe', 'deployment', 'lonely'), /NotPropagated/);
+    const lonely = await host!.request<KubeObject>('GET', `/apis/apps/v1/namespaces/${acmeId}-default/deployments/lonely`);
+    assert.equal(lonely.body.metadata.labels?.[`${MARK}/held`], undefined, 'not bound, not held');
+  });
+
   it('releases the template once its policy and binding are gone: the tenant\'s spec back on the host, no mark left', async () => {
     await acme('delete', 'propagationpolicy', 'web');
     // Deleting a policy leaves what it propagated (Karmada): still held while the binding lives.

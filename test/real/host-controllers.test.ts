@@ -105,8 +105,8 @@ describe('a host that runs controllers (ADR 0023)', { timeout: 600_000, ...(skip
       return d.status === 200 && (d.body.status?.observedGeneration ?? 0) >= d.body.metadata.generation;
     }, 'the host controller has seen the new template', { timeoutMs: 90_000 });
     assert.deepEqual(await replicaSetsOnHost('nginx'), before, 'no new ReplicaSet for the new template on the host');
-    assert.equal((await acme('get', 'deployment', 'nginx', '-o', 'jsonpath={.spec.replicas}')).trim(), '1', 'the tenant reads its own replicas');
-    assert.equal(await onMember(0, 'nginx'), 1, 'member1 keeps the tenant\'s replica');
+    assert.equal((await acme('get', 'deployment', 'nginx', '-o', 'jsonpath={.spec.replicas}')).trim(), '2', 'the tenant reads its own replicas (the fixture\'s 2; the host holds 0)');
+    assert.equal(await onMember(0, 'nginx'), 1, 'member1 keeps its share (1 of 2)');
   });
 
   it('the status of a propagated Deployment has one writer; the tenant reads the members\' aggregate', async () => {

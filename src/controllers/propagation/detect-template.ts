@@ -30,6 +30,7 @@ import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
 import { ensureHeld, ensureReleased } from './template-hold.ts';
+import { noteNotPropagated } from './not-propagated.ts';
 import { fromHeld } from '../../core/propagation/host-hold.ts';
 
 export async function reconcileTemplate(ctx: EngineContext, tenantId: string, resource: TemplateResource, namespace: string, name: string): Promise<ReconcileResult | void> {
@@ -55,7 +56,10 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   // Deleting a policy leaves what it propagated as it is, as in Karmada: held while its binding lives (ADR 0023),
   // released once the binding is gone (not while it is being deleted: members may still run their copies).
   if (!claim) {
-    if (!binding) return ensureReleased(ctx, resource, template);
+    if (!binding) {
+      await noteNotPropagated(ctx, resource, template);
+      return ensureReleased(ctx, resource, template);
+    }
     return binding.metadata.deletionTimestamp ? undefined : ensureHeld(ctx, resource, template);
   }
 

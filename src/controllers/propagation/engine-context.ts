@@ -14,6 +14,8 @@ export interface EngineSettings {
   defaultTolerationSeconds: number;
   /** How long an evicted cluster keeps its copy while the new ones are not yet healthy (Karmada: 10 min). */
   gracefulEvictionTimeoutMs: number;
+  /** The host runs workload controllers (a real cluster); false for `warren up`'s embedded host, where a workload nobody propagates never runs (ADR 0023). */
+  hostRunsWorkloads: boolean;
 }
 
 export interface EngineContext {

@@ -115,7 +115,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     queue,
     applied: createAppliedRecord(),
     echoes,
-    settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, ...options.settings },
+    settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, hostRunsWorkloads: true, ...options.settings },
     now: options.now ?? (() => new Date()),
     log: options.log,
   };
