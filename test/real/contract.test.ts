@@ -49,6 +49,8 @@ describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, 
       }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}\n${stderr}` }));
       child.on('error', () => undefined);
     });
+    // Each top-level suite's line with its duration, so a slow run says where the time went.
+    process.stderr.write(`contract suite on real 1.20, per suite:\n${output.split('\n').filter((l) => /^[✔✖﹣] .*\(\d+(\.\d+)?ms\)$/.test(l)).join('\n')}\n`);
     const failing = output.split('\n').filter((l) => /^\s*✖/.test(l)).slice(0, 40).join('\n');
     assert.equal(code, 0, `contract suite on real 1.20 failed (exit ${String(code)}):\n${failing || output.slice(-4000)}`);
     assert.match(output, /ℹ fail 0/, 'the runner reports no failure');
