@@ -26,6 +26,7 @@ import type { KubectlResult } from './kubectl.ts';
 import { tenantKubectl } from './propagation-env.ts';
 import { realKubeSet, timed, type RealKube, type RealKubeSet } from './real-kube.ts';
 import { startRealMember, type RealMember } from './real-members.ts';
+import { warmTenantOpenApi } from './real-warren.ts';
 
 const TENANTS = join(import.meta.dirname, '..', '..', 'tenants');
 // What Karmada's own kube-controller-manager runs (its install manifests), less what needs certificates we do not give it.
@@ -86,6 +87,7 @@ export function useRealPropagationEnv(name: string, tuning?: RealPropagationTuni
       writeFileSync(join(root, 'tenants', `${t.name}.kubeconfig`), t.adminKubeconfig, { mode: 0o600 });
       tenants.push(t);
     }
+    await timed('tenants\' /openapi/v2 warmed', Promise.all(ready.map((t) => warmTenantOpenApi(t.adminKubeconfig))));
   });
   after(async () => {
     for (const m of Object.values(members)) m.close();

@@ -54,6 +54,20 @@ export interface RealWarren {
 }
 
 const CLI_TIMEOUT_MS = 180_000;
+const OPENAPI_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+/**
+ * Asks the gateway for the tenant's /openapi/v2 once, with time. kubectl apply and
+ * create -f download it first and give up after 32 s, and the gateway's first answer on
+ * a 1.20 host (fetch the 4 MB document, derive the tenant's, encode it) took longer than
+ * that on a loaded machine; later answers come from its cache.
+ */
+export async function warmTenantOpenApi(kubeconfig: string): Promise<void> {
+  const { res } = await new KubeHttp(kubeconfig).open('GET', '/openapi/v2', { headers: { Accept: OPENAPI_PROTOBUF }, timeoutMs: 180_000 });
+  res.resume();
+  await new Promise((resolve) => res.on('end', resolve));
+  if (res.statusCode !== 200) throw new Error(`the gateway's /openapi/v2 answered ${String(res.statusCode)}`);
+}
 const DEFAULT_MEMBER_LABELS: Array<Record<string, string>> = [{ location: 'region-a' }, { location: 'region-b' }];
 
 function must(r: RunResult, what: string): string {
