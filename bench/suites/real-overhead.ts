@@ -57,7 +57,7 @@ export const realOverheadSuite: Suite = {
       stops.unshift(() => serve.stop());
       const tenant = await createBenchTenant({ repoRoot: env.repoRoot, hostKubeconfigPath: host.kubeconfigPath, name: 'bench' });
       env.log(`real-overhead: tenant bench Ready (id ${tenant.id})`);
-      const token = /token: (\S+)/.exec(readFileSync(host.kubeconfigPath, 'utf8'))?.[1] ?? '';
+      const token = /token: ([A-Za-z0-9._-]+)/.exec(readFileSync(host.kubeconfigPath, 'utf8'))?.[1] ?? '';
       const direct: Side = { name: 'direct', client: tokenClient(host.server, token, 4), ns: `${tenant.id}-bench` };
       const gateway: Side = { name: 'gateway', client: clientFromKubeconfig(tenant.kubeconfig, 4), ns: 'bench' };
       const sides = [direct, gateway];
