@@ -26,7 +26,7 @@ export function writeRealOverheadSection(options: { repoRoot: string; rows: read
     '',
     `- Date: ${new Date().toISOString()}; suite wall time ${options.seconds.toFixed(0)} s; 1-minute load average ${options.loadAtStart.toFixed(2)} at start, ${(os.loadavg()[0] ?? 0).toFixed(2)} at end`,
     `- Machine: ${machineLine()}`,
-    '- The ratio is what a tenant pays for the gateway on the same request; on a shared machine absolute times move with the load, the ratio much less (both sides take turns).',
+    '- The ratio is what a tenant pays for the gateway on the same request. Both sides take turns in blocks, so load from elsewhere hits them alike; absolute times on a shared machine are not comparable across runs.',
     '',
     '| metric | unit | direct | through the gateway | gateway / direct |',
     '|---|---|---:|---:|---:|',
