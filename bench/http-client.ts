@@ -13,7 +13,8 @@ export interface Reply {
 
 export interface BenchClient {
   readonly base: string;
-  request(method: string, path: string, body?: string): Promise<Reply>;
+  /** contentType defaults to application/json (a PATCH names its patch type). */
+  request(method: string, path: string, body?: string, contentType?: string): Promise<Reply>;
   /** GET that counts the body's bytes and drops them: the client does no work a server should be charged for. */
   drain(path: string): Promise<Reply>;
   /** Opens a streaming GET; `onChunk` receives raw text as it arrives. Resolves once headers are in. */
@@ -26,13 +27,13 @@ interface Transport {
   agent: http.Agent;
 }
 
-function makeClient(base: string, transport: Transport): BenchClient {
+function makeClient(base: string, transport: Transport, extraHeaders: Record<string, string> = {}): BenchClient {
   const url = new URL(base);
   const common = { hostname: url.hostname, port: url.port, agent: transport.agent };
-  const send = (method: string, path: string, body: string | undefined, keep: boolean): Promise<Reply> => new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { Accept: 'application/json' };
+  const send = (method: string, path: string, body: string | undefined, keep: boolean, contentType = 'application/json'): Promise<Reply> => new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { Accept: 'application/json', ...extraHeaders };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     const req = transport.request({ ...common, method, path, headers }, (res) => {
@@ -50,8 +51,8 @@ function makeClient(base: string, transport: Transport): BenchClient {
   });
   return {
     base,
-    request(method, path, body) {
-      return send(method, path, body, true);
+    request(method, path, body, contentType) {
+      return send(method, path, body, true, contentType);
     },
     drain(path) {
       return send('GET', path, undefined, false);
@@ -59,7 +60,7 @@ function makeClient(base: string, transport: Transport): BenchClient {
     stream(path, onChunk) {
       return new Promise((resolve, reject) => {
         // A watch holds its socket for its whole life: give it its own, outside the pool.
-        const req = transport.request({ ...common, agent: undefined, method: 'GET', path, headers: { Accept: 'application/json' } }, (res) => {
+        const req = transport.request({ ...common, agent: undefined, method: 'GET', path, headers: { Accept: 'application/json', ...extraHeaders } }, (res) => {
           res.setEncoding('utf8');
           res.on('data', onChunk);
           res.on('error', () => undefined);
@@ -101,6 +102,18 @@ export function tlsClient(base: string, tls: { ca: string; cert?: string; key?: 
   const request = ((options: https.RequestOptions, cb: (res: http.IncomingMessage) => void) =>
     https.request({ ...tls, ...options, agent: options.agent ?? false }, cb)) as typeof https.request;
   return makeClient(base, { request, agent });
+}
+
+/**
+ * A client with a bearer token, for a server whose certificate nothing here can verify
+ * (a real kube-apiserver's self-signed one, as start-kube.sh's kubeconfig says).
+ */
+export function tokenClient(base: string, token: string, maxSockets: number): BenchClient {
+  const tls = { rejectUnauthorized: false };
+  const agent = new https.Agent({ keepAlive: true, maxSockets, ...tls });
+  const request = ((options: https.RequestOptions, cb: (res: http.IncomingMessage) => void) =>
+    https.request({ ...tls, ...options, agent: options.agent ?? false }, cb)) as typeof https.request;
+  return makeClient(base, { request, agent }, { Authorization: `Bearer ${token}` });
 }
 
 /** A client for a plain-HTTP server (the floor). */

@@ -2,7 +2,8 @@
 // the floor (plain HTTP, and HTTPS to show what TLS alone costs), each in its
 // own process, runs the suites against all of them side by side, prints one
 // table with goals, and (on a full run) writes docs/benchmarks.md.
-//   SUITE     run only these (writes always runs first: it seeds the data set)
+//   SUITE     run only these (writes always runs first: it seeds the data set);
+//             real-overhead (a real kube-apiserver from ../shared/kube) runs only when named, on its own servers
 //   --profile start embedded servers with --cpu-prof; profiles go to $TMPDIR/warren-bench-profiles/
 //             (summarise one with bench/profile-summary.ts)
 //   --node-flag=F  pass a node flag to the embedded servers (repeatable), e.g. --node-flag=--max-semi-space-size=2
@@ -30,8 +31,10 @@ import { loadSuite } from './suites/load.ts';
 import { recoverySuite } from './suites/recovery.ts';
 import { memorySoakSuite } from './suites/memory-soak.ts';
 import { heavyBodySuite } from './suites/heavy-body.ts';
+import { realOverheadSuite } from './suites/real-overhead.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, realOverheadSuite];
+const FULL_RUN = SUITES.filter((s) => !s.standalone);
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values, positionals } = parseArgs({
@@ -43,7 +46,10 @@ if (unknown.length > 0) {
   console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   process.exit(2);
 }
-const wanted = positionals.length === 0 ? SUITES : SUITES.filter((s) => s.name === 'writes' || positionals.includes(s.name));
+const named = SUITES.filter((s) => positionals.includes(s.name));
+// Standalone suites start their own servers: named alone, they run without the shared targets.
+const standaloneOnly = named.length > 0 && named.every((s) => s.standalone);
+const wanted = positionals.length === 0 ? FULL_RUN : standaloneOnly ? named : SUITES.filter((s) => s.name === 'writes' || positionals.includes(s.name));
 
 const profileDir = join(tmpdir(), 'warren-bench-profiles');
 const serverNodeFlags = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(values['node-flag'] ?? [])];
@@ -53,12 +59,15 @@ const loadAtStart = loadavg()[0] ?? 0;
 if (loadAtStart > 0.5) process.stderr.write(`note: 1-minute load average is ${loadAtStart.toFixed(2)} on ${String(os.cpus().length)} CPUs: other work will disturb the numbers\n`);
 const log = (message: string): void => void process.stderr.write(`[bench ${(msSince(started) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
 
-const embedded = await startEmbedded({ repoRoot, nodeFlags: serverNodeFlags });
-const targets: Target[] = [embedded];
+const targets: Target[] = [];
 try {
-  const pki = join(embedded.dataDir, 'pki');
-  targets.push(await startFloor({ repoRoot }));
-  targets.push(await startFloor({ repoRoot, tls: { certFile: join(pki, 'apiserver.crt'), keyFile: join(pki, 'apiserver.key'), caPem: readFileSync(join(pki, 'ca.crt'), 'utf8') } }));
+  if (!standaloneOnly) {
+    const embedded = await startEmbedded({ repoRoot, nodeFlags: serverNodeFlags });
+    targets.push(embedded);
+    const pki = join(embedded.dataDir, 'pki');
+    targets.push(await startFloor({ repoRoot }));
+    targets.push(await startFloor({ repoRoot, tls: { certFile: join(pki, 'apiserver.crt'), keyFile: join(pki, 'apiserver.key'), caPem: readFileSync(join(pki, 'ca.crt'), 'utf8') } }));
+  }
   const env: BenchEnv = { repoRoot, targets, serverNodeFlags, log };
   const results: { suite: Suite; result: SuiteResult }[] = [];
   for (const suite of wanted) {
@@ -66,11 +75,11 @@ try {
     results.push({ suite, result: await suite.run(env) });
   }
   const rows = results.flatMap((r) => r.result.rows);
-  process.stdout.write(`\n${renderText(rows)}\n\n`);
+  if (rows.length > 0) process.stdout.write(`\n${renderText(rows)}\n\n`);
   for (const { suite, result } of results) for (const note of result.notes) process.stdout.write(`${suite.name}: ${note}\n`);
   const seconds = msSince(started) / 1000;
   process.stdout.write(`\ntotal bench time ${seconds.toFixed(0)} s\n`);
-  if (wanted.length === SUITES.length) {
+  if (wanted.length === FULL_RUN.length && wanted.every((s) => FULL_RUN.includes(s))) {
     const path = writeBenchmarksDoc({ repoRoot, results, seconds, loadAtStart });
     process.stdout.write(`wrote ${path}\n`);
   }

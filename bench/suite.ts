@@ -21,6 +21,11 @@ export interface Suite {
   name: string;
   /** One line on what is measured and how, printed in the report. */
   method: string;
+  /**
+   * Starts its own servers and does not use `targets` (real-overhead: a real kube-apiserver):
+   * run only when named, without the shared targets and the writes seed, and not in a full run.
+   */
+  standalone?: boolean;
   run(env: BenchEnv): Promise<SuiteResult>;
 }
 

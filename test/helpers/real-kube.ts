@@ -2,9 +2,10 @@
 // controller-manager) for the `real` test tier, through ../shared/kube/start-kube.sh.
 // Every control plane a test starts lives under its own WARREN_KUBE_DIR and is
 // stopped by stop(), which the test must call in an `after` hook; stopAll() is
-// the last resort for a process that exits early.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// the last resort for a process that exits early, and a watchdog (below) stops
+// the set when the test process dies without calling it (a runner timeout, SIGKILL).
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,37 +38,145 @@ export interface RealKube {
   stop(): Promise<void>;
 }
 
+export interface RealKubeStartOptions {
+  /** Run the controller-manager (default true). */
+  controllerManager?: boolean;
+  /**
+   * Run the controller-manager with only these controllers (its --controllers), as
+   * Karmada's control plane does (namespace, garbagecollector, ...: no deployment or
+   * replicaset controller, so templates are not run on it). Overrides controllerManager.
+   */
+  controllers?: string[];
+  /** More lines for the apiserver's static token file (`token,user,uid,groups`), besides the admin's. */
+  tokens?: string[];
+}
+
 export interface RealKubeSet {
-  start(name: string, opts?: { controllerManager?: boolean }): Promise<RealKube>;
+  start(name: string, opts?: RealKubeStartOptions): Promise<RealKube>;
   /** Stops every control plane of this set and removes the set's directory. */
   stopAll(): Promise<void>;
 }
 
 const TIMEOUT_MS = 180_000;
 
-/** A set of control planes sharing one private state directory (unpacked binaries included). */
+/** A line on stderr with the time a step took, so a slow run says where it waited. */
+export function timed<T>(what: string, step: Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  return step.then((value) => {
+    process.stderr.write(`[real] ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    return value;
+  });
+}
+
+/**
+ * The binaries unpacked once per machine (not once per set): xz takes seconds of CPU per
+ * binary, and two sets starting at once would otherwise unpack into the same file. The
+ * cache is keyed by the archives' size and mtime; each set links to it.
+ */
+function unpackedBins(kubeDir: string): string {
+  const key = ['kube-apiserver', 'kube-controller-manager'].map((b) => {
+    const s = statSync(join(kubeDir, `${b}.xz`));
+    return `${s.size}-${Math.floor(s.mtimeMs)}`;
+  }).join('-');
+  const cache = join(tmpdir(), `warren-kube-bin-${key}`);
+  mkdirSync(cache, { recursive: true });
+  for (const b of ['kube-apiserver', 'kube-controller-manager']) {
+    const target = join(cache, b);
+    if (existsSync(target)) continue;
+    // Unpack to a private name, then rename: a concurrent unpacker never sees half a binary.
+    const part = `${target}.${process.pid}.part`;
+    execFileSyncSh(`xz -dc '${join(kubeDir, `${b}.xz`)}' > '${part}' && chmod +x '${part}'`);
+    renameSync(part, target);
+  }
+  return cache;
+}
+
+function execFileSyncSh(command: string): void {
+  // Synchronous on purpose: it runs once per machine, before any control plane starts.
+  const status = spawnSync('bash', ['-c', command], { stdio: 'inherit' }).status;
+  if (status !== 0) throw new Error(`failed (${String(status)}): ${command}`);
+}
+
+/**
+ * The files start-kube.sh writes on a control plane's first start (it skips them when
+ * sa.key exists), written here with more tokens in the token file: the apiserver reads
+ * that file only when it starts, so adding a token afterwards costs a restart.
+ */
+function seedCredentials(planeDir: string, name: string, tokens: string[]): void {
+  mkdirSync(planeDir, { recursive: true });
+  const at = (f: string): string => `'${join(planeDir, f)}'`;
+  execFileSyncSh([
+    `openssl genrsa -out ${at('sa.key.tmp')} 2048 2>/dev/null`,
+    `openssl rsa -in ${at('sa.key.tmp')} -pubout -out ${at('sa.pub')} 2>/dev/null`,
+    `openssl req -x509 -newkey rsa:2048 -nodes -keyout ${at('ca.key')} -out ${at('ca.crt')} -days 3650 -subj '/CN=${name}-ca' 2>/dev/null`,
+  ].join(' && '));
+  writeFileSync(join(planeDir, 'tokens.csv'), ['admintoken,admin,admin-uid,system:masters', ...tokens].join('\n') + '\n');
+  renameSync(join(planeDir, 'sa.key.tmp'), join(planeDir, 'sa.key'));
+}
+
+/**
+ * kube-controller-manager with the given controllers, started as start-kube.sh starts
+ * it (same flags, its pid in kcm.pid, so the script's stop and stop-all stop it too).
+ */
+function startControllers(planeDir: string, controllers: string[]): void {
+  const I = planeDir;
+  execFileSyncSh([
+    `setsid '${I}/../bin/kube-controller-manager' --kubeconfig='${I}/kubeconfig' --service-account-private-key-file='${I}/sa.key'`,
+    `--root-ca-file='${I}/ca.crt' --use-service-account-credentials=false --leader-elect=false`,
+    `--controllers='${controllers.join(',')}' --port=0 --secure-port=0 > '${I}/kcm.log' 2>&1 < /dev/null & echo $! > '${I}/kcm.pid'`,
+  ].join(' '));
+}
+
+/**
+ * A detached process that stops the set when this process dies: its stdin is a pipe from
+ * us, so it reads end-of-file however we end (a SIGKILL included), then runs stop-all and
+ * removes the directory. The control planes are started with setsid, so nothing else
+ * would stop them. stopAll() ends the pipe itself after cleaning up.
+ */
+function startWatchdog(script: string, dir: string): ChildProcess {
+  const dog = spawn('bash', ['-c', 'cat > /dev/null; bash "$0" stop-all > /dev/null 2>&1; rm -rf "$WARREN_KUBE_DIR"', script], {
+    detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, WARREN_KUBE_DIR: dir },
+  });
+  dog.unref();
+  // The pipe must not keep the test process alive either.
+  (dog.stdin as unknown as { _handle?: { unref?: () => void } } | null)?._handle?.unref?.();
+  return dog;
+}
+
+/** A set of control planes sharing one private state directory; start() may run concurrently. */
 export function realKubeSet(): RealKubeSet {
   const script = realKubeScript();
   if (!script) throw new Error(realKubeSkipReason());
   const dir = mkdtempSync(join(tmpdir(), 'warren-real-'));
+  symlinkSync(unpackedBins(resolve(script, '..')), join(dir, 'bin'));
+  const watchdog = startWatchdog(script, dir);
   const env = { ...process.env, WARREN_KUBE_DIR: dir };
   const sh = async (...args: string[]): Promise<string> => {
     const { stdout } = await run('bash', [script, ...args], { env, timeout: TIMEOUT_MS, maxBuffer: 1 << 20 });
     return stdout.trim();
   };
-  const started = new Set<string>();
+  // Without etcd, the script's first start installs it with apt: two at once would fight
+  // over dpkg's lock, so starts wait for the first one in that case only.
+  let first: Promise<unknown> | undefined = spawnSync('bash', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status === 0 ? Promise.resolve() : undefined;
   return {
     async start(name, opts = {}) {
       const port = await freePort();
       const args = ['start', name, String(port)];
-      if (opts.controllerManager === false) args.push('--no-controller-manager');
-      started.add(name);
-      const kubeconfigPath = (await sh(...args)).split('\n').pop() ?? '';
+      if (opts.controllerManager === false || opts.controllers) args.push('--no-controller-manager');
+      if (opts.tokens) seedCredentials(join(dir, name), name, opts.tokens);
+      const before = first;
+      const starting = (async () => {
+        await before?.catch(() => undefined);
+        return timed(`control plane ${name} started`, sh(...args));
+      })();
+      first ??= starting;
+      const kubeconfigPath = (await starting).split('\n').pop() ?? '';
+      if (opts.controllers) startControllers(join(dir, name), opts.controllers);
       return {
         name, port, kubeconfigPath, kubeconfig: readFileSync(kubeconfigPath, 'utf8'), server: `https://127.0.0.1:${port}`,
-        restartApiserver: async () => { await sh('restart-apiserver', name); },
-        restartEtcd: async () => { await sh('restart-etcd', name); },
-        stop: async () => { await sh('wipe', name); started.delete(name); },
+        restartApiserver: async () => { await timed(`${name} apiserver restarted`, sh('restart-apiserver', name)); },
+        restartEtcd: async () => { await timed(`${name} etcd restarted`, sh('restart-etcd', name)); },
+        stop: async () => { await sh('wipe', name); },
       };
     },
     async stopAll() {
@@ -75,6 +184,7 @@ export function realKubeSet(): RealKubeSet {
         await sh('stop-all');
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        watchdog.stdin?.end();
       }
     },
   };

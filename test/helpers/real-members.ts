@@ -1,9 +1,9 @@
 // Real member clusters for the `real` tier: Kubernetes 1.20 control planes
 // (etcd + kube-apiserver, no controller-manager, as Karmada members without
 // workloads running), each registered with a credential of its own so a test
-// can revoke it (the apiserver's static token file, read at start, so revoking
-// and restoring restart the member's apiserver; the admin token that
-// start-kube.sh probes readiness with is never touched).
+// can revoke it (the apiserver's static token file, read at start: the token is
+// in it from the first start, and revoking and restoring restart the member's
+// apiserver; the admin token that start-kube.sh probes readiness with is never touched).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,22 +21,21 @@ export interface RealMember {
 
 const WARREN_USER = 'warren-member-agent';
 
-/** Starts a member without controller-manager and gives Warren a revocable token on it. */
+/** Starts a member without controller-manager, with a revocable token for Warren on it. */
 export async function startRealMember(kubes: RealKubeSet, name: string): Promise<RealMember> {
-  const kube = await kubes.start(name, { controllerManager: false });
+  const token = randomBytes(16).toString('hex');
+  const warrenLine = `${token},${WARREN_USER},${WARREN_USER}-uid,system:masters`;
+  const kube = await kubes.start(name, { controllerManager: false, tokens: [warrenLine] });
   const tokens = join(dirname(kube.kubeconfigPath), 'tokens.csv');
   const adminLines = readFileSync(tokens, 'utf8').split('\n').filter((l) => l.trim() && !l.includes(WARREN_USER));
-  const token = randomBytes(16).toString('hex');
-  const withWarren = [...adminLines, `${token},${WARREN_USER},${WARREN_USER}-uid,system:masters`].join('\n') + '\n';
-  const write = async (text: string): Promise<void> => {
-    writeFileSync(tokens, text);
+  const write = async (lines: string[]): Promise<void> => {
+    writeFileSync(tokens, lines.join('\n') + '\n');
     await kube.restartApiserver();
   };
-  await write(withWarren);
   return {
     kube,
     warrenKubeconfig: kube.kubeconfig.replace(/token: admintoken/, `token: ${token}`),
-    revoke: () => write(adminLines.join('\n') + '\n'),
-    restore: () => write(withWarren),
+    revoke: () => write(adminLines),
+    restore: () => write([...adminLines, warrenLine]),
   };
 }

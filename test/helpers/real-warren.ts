@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { kubectlAs, warren as warrenCli, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { startWarrenServe, type WarrenServeProcess } from './fault-warren-serve.ts';
 import { KubeHttp } from './kube-http.ts';
-import { realKubeSet, realKubeSkipReason, type RealKube, type RealKubeSet } from './real-kube.ts';
+import { realKubeSet, realKubeSkipReason, timed, type RealKube, type RealKubeSet } from './real-kube.ts';
 import { freePort, REPO_ROOT } from './warren-process.ts';
 
 export { realKubeSkipReason };
@@ -54,6 +54,20 @@ export interface RealWarren {
 }
 
 const CLI_TIMEOUT_MS = 180_000;
+const OPENAPI_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+/**
+ * Asks the gateway for the tenant's /openapi/v2 once, with time. kubectl apply and
+ * create -f download it first and give up after 32 s, and the gateway's first answer on
+ * a 1.20 host (fetch the 4 MB document, derive the tenant's, encode it) took longer than
+ * that on a loaded machine; later answers come from its cache.
+ */
+export async function warmTenantOpenApi(kubeconfig: string): Promise<void> {
+  const { res } = await new KubeHttp(kubeconfig).open('GET', '/openapi/v2', { headers: { Accept: OPENAPI_PROTOBUF }, timeoutMs: 180_000 });
+  res.resume();
+  await new Promise((resolve) => res.on('end', resolve));
+  if (res.statusCode !== 200) throw new Error(`the gateway's /openapi/v2 answered ${String(res.statusCode)}`);
+}
 const DEFAULT_MEMBER_LABELS: Array<Record<string, string>> = [{ location: 'region-a' }, { location: 'region-b' }];
 
 function must(r: RunResult, what: string): string {
@@ -78,23 +92,28 @@ export async function startRealWarren(options: RealWarrenOptions = {}): Promise<
   };
   try {
     const memberCount = options.members ?? 0;
-    // One after another: each start unpacks and waits for its apiserver, and the machine has two cores.
-    const host = await kubes.start('host', { controllerManager: options.controllerManager ?? true });
-    const members: RealKube[] = [];
-    for (let i = 1; i <= memberCount; i++) members.push(await kubes.start(`member${i}`, { controllerManager: false }));
+    // The control planes start together (each mostly waits for its apiserver), and warren
+    // serve starts as soon as the host answers, while the members are still starting.
+    const hostStarting = kubes.start('host', { controllerManager: options.controllerManager ?? true });
+    const membersStarting = Promise.all(Array.from({ length: memberCount }, (_, i) => kubes.start(`member${i + 1}`, { controllerManager: false })));
+    membersStarting.catch(() => undefined);
+    const host = await hostStarting;
     const hostArgs = ['--kubeconfig', host.kubeconfigPath];
     // Generous: on a loaded 2-core machine a CLI run spends most of its time loading its modules (30 s seen).
     const run = (args: string[], timeoutMs = CLI_TIMEOUT_MS): Promise<RunResult> => warrenCli([...args, ...hostArgs], timeoutMs);
-    serve = await startWarrenServe(host.kubeconfigPath, await freePort(), 120_000);
-    for (const [i, member] of members.entries()) {
+    serve = await timed('warren serve ready', startWarrenServe(host.kubeconfigPath, await freePort(), 120_000));
+    const members = await membersStarting;
+    // Members and tenants are independent of each other: registered and applied at once.
+    const steps: Array<Promise<unknown>> = members.map(async (member, i) => {
       const labels = Object.entries(options.memberLabels?.[i] ?? DEFAULT_MEMBER_LABELS[i] ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
       must(await warrenCli(['member', 'add', member.name, '--kubeconfig', member.kubeconfigPath, '--upstream-kubeconfig', host.kubeconfigPath, ...labels], CLI_TIMEOUT_MS), `warren member add ${member.name}`);
-    }
+    });
     const tenants = options.tenants ?? [join(REPO_ROOT, 'tenants')];
     if (tenants.length > 0) {
       const timeout = options.applyTimeoutSeconds ?? 120;
-      must(await run(['apply', ...tenants.flatMap((t) => ['-f', t]), '--wait', '--timeout', String(timeout)], CLI_TIMEOUT_MS + timeout * 1000), 'warren apply --wait');
+      steps.push(timed('warren apply --wait', run(['apply', ...tenants.flatMap((t) => ['-f', t]), '--wait', '--timeout', String(timeout)], CLI_TIMEOUT_MS + timeout * 1000)).then((r) => must(r, 'warren apply --wait')));
     }
+    await Promise.all(steps);
     const hostKubectl = (args: string[], version?: string): Promise<RunResult> => kubectlAs(host.kubeconfigPath, version)(args, 120_000);
     const running = serve;
     return {

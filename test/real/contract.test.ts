@@ -2,10 +2,10 @@
 // kube-apiserver and its controller-manager, which GC and namespace deletion
 // need): every test in test/contract/ runs in a child process pointed at the
 // real apiserver's kubeconfig and must pass (or skip what 1.20 does not serve).
+// The child runs them all in one process (contract-child.ts).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { realKubeSet, realKubeSkipReason, type RealKube, type RealKubeSet } from '../helpers/real-kube.ts';
 import { REPO_ROOT } from '../helpers/warren-process.ts';
@@ -37,10 +37,8 @@ describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, 
 
   it('every contract test passes or skips', async () => {
     assert.ok(kube, 'control plane started');
-    const dir = join(REPO_ROOT, 'test', 'contract');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
+      const child = execFile(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join(REPO_ROOT, 'test', 'real', 'contract-child.ts')], {
         cwd: REPO_ROOT,
         env: childEnv(kube?.kubeconfigPath ?? ''),
         timeout: SUITE_TIMEOUT_MS,
@@ -49,6 +47,8 @@ describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, 
       }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}\n${stderr}` }));
       child.on('error', () => undefined);
     });
+    // Each top-level suite's line with its duration, so a slow run says where the time went.
+    process.stderr.write(`contract suite on real 1.20, per suite:\n${output.split('\n').filter((l) => /^[✔✖﹣] .*\(\d+(\.\d+)?ms\)$/.test(l)).join('\n')}\n`);
     const failing = output.split('\n').filter((l) => /^\s*✖/.test(l)).slice(0, 40).join('\n');
     assert.equal(code, 0, `contract suite on real 1.20 failed (exit ${String(code)}):\n${failing || output.slice(-4000)}`);
     assert.match(output, /ℹ fail 0/, 'the runner reports no failure');

@@ -3,8 +3,9 @@
 // through `warren serve` on a real Kubernetes 1.20 control plane with its
 // controller-manager (pods stay Pending: no kubelet).
 import { after, before, describe } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { describeKubectlSession } from '../helpers/gateway-kubectl-session.ts';
-import { realKubeSkipReason, startRealWarren, type RealWarren } from '../helpers/real-warren.ts';
+import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 
 const skip = realKubeSkipReason();
 const timings: string[] = [];
@@ -16,6 +17,7 @@ describe('kubectl sessions through warren serve on a real kube-apiserver 1.20', 
   before(async () => {
     w = await startRealWarren();
     kubeconfigPath = await w.kubeconfigOf('acme');
+    await warmTenantOpenApi(readFileSync(kubeconfigPath, 'utf8'));
     prefixes = new RegExp(`${await w.tenantId('acme')}-|${await w.tenantId('globex')}-`);
   });
   after(async () => {

@@ -10,7 +10,8 @@ import { CoreV1Api, KubeConfig, type ApiException } from '@kubernetes/client-nod
 import { kubectlAs, table, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { realKubeSkipReason, startRealWarren, type RealWarren } from '../helpers/real-warren.ts';
+import { readFileSync } from 'node:fs';
+import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
 const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
@@ -48,6 +49,8 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     globexId = await w.tenantId('globex');
     acmeKc = await w.kubeconfigOf('acme');
     globexKc = await w.kubeconfigOf('globex');
+    // kubectl create -f downloads /openapi/v2 first: see warmTenantOpenApi.
+    await warmTenantOpenApi(readFileSync(acmeKc, 'utf8'));
   });
   after(async () => {
     // What warren serve said at warn and above, for a failure's diagnosis.
