@@ -60,6 +60,7 @@ import { tenantViewUri, type RequestObserver } from './observability/request-obs
 import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
 import { METRICS_PATH } from './observability/metrics-endpoint.ts';
 import type { HealthHandler } from './health/health-endpoint.ts';
+import type { ServeNodes } from './nodes/serve-nodes.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -78,6 +79,8 @@ export interface GatewayDeps {
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   /** Karmada Clusters in the tenant's view (only those its Tenant allows); false = not a Cluster request. */
   serveClusters?(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
+  /** Tenants' virtual nodes (ADR 30); absent: nodes answer 404. */
+  serveNodes?: ServeNodes;
   version(): Promise<unknown>;
   jwks(): unknown;
   /** /readyz 200 or 500, when no named checks (health) are given. */
@@ -168,6 +171,12 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   const translated = translating(req, () => translateRequest(ctx, info, url.searchParams));
   if (translated.action === 'answer') {
     sendJsonBody(res, 201, await answerAccessReview(req, identity, deps.policies.indexFor(identity.tenantId), translated.resource));
+    return;
+  }
+  if (translated.action === 'view') {
+    // Built from the tenant's own objects, never forwarded: nothing upstream to guard.
+    if (!deps.serveNodes) throw new ApiError('NotFound', 'the server could not find the requested resource');
+    await deps.serveNodes(req, res, ctx, translated, url.searchParams);
     return;
   }
   await forward(deps, req, res, ctx, info, translated);
