@@ -44,6 +44,7 @@ import type { TenantPolicies } from './authz/tenant-policies.ts';
 import { authorizeRequest } from './authz/authorize-request.ts';
 import { admitRequest } from './admission/admit-request.ts';
 import { answerAccessReview } from './answered/access-reviews.ts';
+import { answerSelfSubjectReview } from './answered/self-subject-review.ts';
 import type { DiscoveryService } from './answered/discovery.ts';
 import type { OpenApiService } from './answered/openapi.ts';
 import { sendGatewayError, sendJsonBody } from './respond.ts';
@@ -169,6 +170,10 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const translated = translating(req, () => translateRequest(ctx, info, url.searchParams));
+  if (translated.action === 'answer' && translated.resource === 'selfsubjectreviews') {
+    sendJsonBody(res, 201, await answerSelfSubjectReview(req, identity, info.apiVersion));
+    return;
+  }
   if (translated.action === 'answer') {
     sendJsonBody(res, 201, await answerAccessReview(req, identity, deps.policies.indexFor(identity.tenantId), translated.resource));
     return;
