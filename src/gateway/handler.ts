@@ -34,6 +34,7 @@
 // 503 after the probes (which must keep answering: /readyz then says 500).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../core/api-error.ts';
+import { requirePlainObjectAccepted } from '../core/plain-media-type.ts';
 import { parseRequestInfo, type RequestInfo } from '../core/request-info.ts';
 import { translateRequest, type ForwardedRequest } from '../core/tenancy/request-translation.ts';
 import { guardUpstreamRequest } from '../core/tenancy/isolation-guard.ts';
@@ -170,6 +171,8 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const translated = translating(req, () => translateRequest(ctx, info, url.searchParams));
+  // Answered objects have no Table form: kube refuses an Accept that only asks for one (406).
+  if (translated.action === 'answer') requirePlainObjectAccepted(req.headers.accept);
   if (translated.action === 'answer' && translated.resource === 'selfsubjectreviews') {
     sendJsonBody(res, 201, await answerSelfSubjectReview(req, identity, info.apiVersion));
     return;
