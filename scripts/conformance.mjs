@@ -9,6 +9,7 @@
 // About 12 minutes each. Not part of `npm test`. Prints "tenant view: N/41" and
 // "embedded: N/41"; failed spec names are in <log>.failed. Exit 1 if any failed.
 import { spawn } from 'node:child_process';
+import { setTimeout, clearTimeout } from 'node:timers';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
