@@ -72,8 +72,9 @@ export class Registry implements ResourceApi {
   present(def: ResourceDef, obj: KubeObject): KubeObject {
     if (isEventsV1(def)) return toEventsV1(obj, def.version);
     const apiVersion = groupVersion(def);
-    if (obj.apiVersion === apiVersion && obj.kind === def.kind) return obj;
-    return { ...obj, apiVersion, kind: def.kind };
+    const read = def.custom && this.strategy.defaultOnRead ? this.strategy.defaultOnRead(def, obj) : obj;
+    if (read.apiVersion === apiVersion && read.kind === def.kind) return read;
+    return { ...read, apiVersion, kind: def.kind };
   }
 
   get(def: ResourceDef, namespace: string, name: string): KubeObject {
