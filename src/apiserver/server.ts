@@ -20,6 +20,7 @@ import { createTokenIssuer } from './auth/token-issuer.ts';
 import { loadCredentials, saveServiceAccountKey } from './credentials.ts';
 import { buildKubeconfig } from '../pki/kubeconfig.ts';
 import { startGarbageCollector } from './builtin-controllers/garbage-collector.ts';
+import { startQuotaController } from './builtin-controllers/quota-controller.ts';
 import { startNamespaceController } from './builtin-controllers/namespace-controller.ts';
 import { startCrdController } from './builtin-controllers/crd-controller.ts';
 import { ensureSystemObjects, startNamespaceBootstrap } from './builtin-controllers/namespace-bootstrap.ts';
@@ -69,6 +70,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const controllers = [
     startCrdController(registry, log),
     startGarbageCollector(registry, log),
+    startQuotaController(registry, log),
     startNamespaceController(registry, log),
     startNamespaceBootstrap(registry, credentials.ca.certPem, log),
   ];

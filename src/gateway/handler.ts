@@ -34,6 +34,7 @@
 // 503 after the probes (which must keep answering: /readyz then says 500).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, toApiError } from '../core/api-error.ts';
+import { requirePlainObjectAccepted } from '../core/plain-media-type.ts';
 import { parseRequestInfo, type RequestInfo } from '../core/request-info.ts';
 import { translateRequest, type ForwardedRequest } from '../core/tenancy/request-translation.ts';
 import { guardUpstreamRequest } from '../core/tenancy/isolation-guard.ts';
@@ -44,6 +45,7 @@ import type { TenantPolicies } from './authz/tenant-policies.ts';
 import { authorizeRequest } from './authz/authorize-request.ts';
 import { admitRequest } from './admission/admit-request.ts';
 import { answerAccessReview } from './answered/access-reviews.ts';
+import { answerSelfSubjectReview } from './answered/self-subject-review.ts';
 import type { DiscoveryService } from './answered/discovery.ts';
 import type { OpenApiService } from './answered/openapi.ts';
 import { sendGatewayError, sendJsonBody } from './respond.ts';
@@ -60,6 +62,7 @@ import { tenantViewUri, type RequestObserver } from './observability/request-obs
 import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
 import { METRICS_PATH } from './observability/metrics-endpoint.ts';
 import type { HealthHandler } from './health/health-endpoint.ts';
+import type { ServeNodes } from './nodes/serve-nodes.ts';
 
 export interface GatewayDeps {
   authenticate(req: IncomingMessage): Promise<Identity>;
@@ -78,6 +81,8 @@ export interface GatewayDeps {
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   /** Karmada Clusters in the tenant's view (only those its Tenant allows); false = not a Cluster request. */
   serveClusters?(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
+  /** Tenants' virtual nodes (ADR 30); absent: nodes answer 404. */
+  serveNodes?: ServeNodes;
   version(): Promise<unknown>;
   jwks(): unknown;
   /** /readyz 200 or 500, when no named checks (health) are given. */
@@ -166,8 +171,20 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const translated = translating(req, () => translateRequest(ctx, info, url.searchParams));
+  // Answered objects have no Table form: kube refuses an Accept that only asks for one (406).
+  if (translated.action === 'answer') requirePlainObjectAccepted(req.headers.accept);
+  if (translated.action === 'answer' && translated.resource === 'selfsubjectreviews') {
+    sendJsonBody(res, 201, await answerSelfSubjectReview(req, identity, info.apiVersion));
+    return;
+  }
   if (translated.action === 'answer') {
     sendJsonBody(res, 201, await answerAccessReview(req, identity, deps.policies.indexFor(identity.tenantId), translated.resource));
+    return;
+  }
+  if (translated.action === 'view') {
+    // Built from the tenant's own objects, never forwarded: nothing upstream to guard.
+    if (!deps.serveNodes) throw new ApiError('NotFound', 'the server could not find the requested resource');
+    await deps.serveNodes(req, res, ctx, translated, url.searchParams);
     return;
   }
   await forward(deps, req, res, ctx, info, translated);

@@ -32,6 +32,7 @@ import { listen } from '../http/https-listener.ts';
 import { createSharedCache } from './cache/shared-cache.ts';
 import { createCacheServer } from './cache/serve-from-cache.ts';
 import { serveTableFromCache } from './cache/serve-table-from-cache.ts';
+import { createNodeView } from './nodes/serve-nodes.ts';
 import { createClusterServer } from './clusters/serve-clusters.ts';
 import type { FairnessConfig } from './fairness/fairness-config.ts';
 import { createFairness } from './fairness/fairness-filter.ts';
@@ -163,6 +164,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     serveClusters: createClusterServer(upstream, directory),
+    serveNodes: createNodeView({ upstream, cache, version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body) }),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
     ready: () => ready && (options.readiness?.() ?? true),

@@ -21,6 +21,10 @@ interface Dependent extends ObjectKey {
 /** owner-gone: dependents of a deleted uid; owner-deleting: an owner with the orphan or foreground finalizer. */
 type Task = { kind: 'owner-gone'; uid: string } | { kind: 'owner-deleting'; uid: string; owner: ObjectKey };
 
+function isDeletingDependents(obj: KubeObject): boolean {
+  return Boolean(obj.metadata.deletionTimestamp) && (obj.metadata.finalizers ?? []).includes('foregroundDeletion');
+}
+
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
@@ -71,10 +75,10 @@ export function startGarbageCollector(registry: Registry, log: (line: string) =>
   };
   const defOf = (key: ObjectKey) => registry.catalog.byStorageKey(key.resource);
 
-  const rewriteOwners = (node: Dependent, obj: KubeObject, keep: (ref: OwnerReference) => boolean): void => {
+  const rewriteOwners = (node: Dependent, obj: KubeObject, keep: (ref: OwnerReference) => boolean, options: { unblock?: boolean } = {}): void => {
     const def = defOf(node);
     if (!def) return;
-    const refs = (obj.metadata.ownerReferences ?? []).filter(keep);
+    const refs = (obj.metadata.ownerReferences ?? []).filter(keep).map((ref) => (options.unblock && ref.blockOwnerDeletion ? { ...ref, blockOwnerDeletion: false } : ref));
     const { ownerReferences: _old, ...rest } = obj.metadata;
     const metadata = refs.length === 0 ? rest : { ...rest, ownerReferences: refs };
     registry.update(def, node.namespace, node.name, { ...obj, metadata }, { fieldManager: 'generic-garbage-collector' });
@@ -116,9 +120,17 @@ export function startGarbageCollector(registry: Registry, log: (line: string) =>
       for (const child of children(task.uid)) rewriteOwners(child.node, child.obj, (ref) => ref.uid !== task.uid);
       removeFinalizer(task.owner, owner, 'orphan');
     } else if (finalizers.includes('foregroundDeletion')) {
-      const remaining = children(task.uid);
-      for (const child of remaining) deleteDependent(child.node, child.obj, 'Foreground');
-      if (remaining.length === 0) removeFinalizer(task.owner, owner, 'foregroundDeletion');
+      for (const child of children(task.uid)) {
+        // kube's cycle break: a dependent whose own dependent waits on its dependents closes a
+        // circle of foreground deletions; its owner references stop blocking before it goes.
+        const circle = children(child.obj.metadata.uid ?? '').some((grandchild) => isDeletingDependents(grandchild.obj));
+        if (circle) rewriteOwners(child.node, child.obj, () => true, { unblock: true });
+        else deleteDependent(child.node, child.obj, 'Foreground');
+        if (circle) deleteDependent(child.node, current(child.node, child.obj.metadata.uid ?? '') ?? child.obj, 'Foreground');
+      }
+      // Only dependents that block their owner's deletion hold it (kube's blockingDependents).
+      const blocking = children(task.uid).filter((child) => child.obj.metadata.ownerReferences?.some((ref) => ref.uid === task.uid && ref.blockOwnerDeletion === true));
+      if (blocking.length === 0) removeFinalizer(task.owner, owner, 'foregroundDeletion');
     }
   };
 
@@ -161,6 +173,13 @@ export function startGarbageCollector(registry: Registry, log: (line: string) =>
       return;
     }
     index(event.resource, obj);
+    // A dependent that changed (deleted, or no longer blocking) may let an owner waiting on it go.
+    if (event.type === 'MODIFIED') {
+      for (const ref of obj.metadata.ownerReferences ?? []) {
+        const owner = ownerKey(event.namespace, ref);
+        if (owner && registry.store.get(owner)?.metadata.deletionTimestamp) enqueue({ kind: 'owner-deleting', uid: ref.uid, owner });
+      }
+    }
     const finalizers = obj.metadata.finalizers ?? [];
     if (obj.metadata.deletionTimestamp && (finalizers.includes('orphan') || finalizers.includes('foregroundDeletion'))) {
       enqueue({ kind: 'owner-deleting', uid, owner: key });

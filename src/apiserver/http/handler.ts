@@ -3,6 +3,7 @@
 //   are public, as on kube-apiserver) → parse request info → non-resource routes
 //   (discovery, OpenAPI, health) → resource lookup → subresource or verb handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requirePlainObjectAccepted } from '../../core/plain-media-type.ts';
 import { ApiError } from '../../core/api-error.ts';
 import { parseRequestInfo } from '../../core/request-info.ts';
 import type { Registry } from '../registry/registry.ts';
@@ -94,6 +95,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
 /** SelfSubjectAccessReviews are answered, never stored: kube's authorizer, asked about the caller. */
 async function answerAccessReview(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
+  requirePlainObjectAccepted(req.headers.accept);
   const body = decodeBody(await readBody(req), req.headers['content-type'], { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' }) as { spec?: SelfSubjectAccessReviewSpec };
   const spec = body.spec ?? {};
   sendJson(res, 201, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: { creationTimestamp: null }, spec, status: deps.authorize.review(user, spec) });

@@ -3,6 +3,12 @@
 // first one registered (built-ins) or the CRD's storage/first served version.
 import { BUILTIN_RESOURCES, BUILTIN_GROUP_ORDER } from '../../core/resources/builtin-resources.ts';
 import { resourceKey, type ResourceDef } from '../../core/resources/resource-def.ts';
+import { EVENTS_GROUP } from '../../core/resources/event-versions.ts';
+
+/** events.k8s.io Events: stored as core Events, converted on the way in and out. */
+export function isEventsV1(def: Pick<ResourceDef, 'group' | 'resource'>): boolean {
+  return def.group === EVENTS_GROUP && def.resource === 'events';
+}
 
 export interface GroupInfo {
   name: string; // '' for core
@@ -52,8 +58,9 @@ export class ResourceCatalog {
     return undefined;
   }
 
-  /** Storage key shared by every version of a resource. */
+  /** Storage key shared by every version of a resource (events.k8s.io Events are core Events, as in kube). */
   storageKey(def: Pick<ResourceDef, 'group' | 'resource'>): string {
+    if (isEventsV1(def)) return 'events';
     return resourceKey(def.group, def.resource);
   }
 

@@ -57,6 +57,10 @@ export function createDefaultStrategy(store: Store): Strategy {
       if (isCrdKind(def)) return applyCrdDefaults(obj as CustomResourceDefinition);
       return applyDefaults(def, structuredClone(obj));
     },
+    defaultOnRead(def, obj) {
+      if (!def.custom) return obj;
+      return compiled(def)?.default(obj) ?? obj;
+    },
     unknownFields(def, obj) {
       if (def.custom) return compiled(def)?.unknownFields(obj) ?? [];
       return findUnknownFields(def.group, def.version, def.kind, obj);

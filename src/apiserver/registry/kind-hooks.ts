@@ -84,7 +84,10 @@ const resourceQuotas = (def: ResourceDef): KindHooks => ({
   ...generic(def),
   prepareForCreate: (obj, ctx) => {
     const hard = ((obj.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
-    return { ...obj, status: { hard, used: quotaUsage(ctx.store, obj.metadata.namespace ?? '', Object.keys(hard)) } };
+    // The quota counts itself (kube's controller sees it stored): `resourcequotas` includes this one.
+    const used = quotaUsage(ctx.store, obj);
+    if (used.resourcequotas !== undefined) used.resourcequotas = String(Number(used.resourcequotas) + 1);
+    return { ...obj, status: { hard, used } };
   },
 });
 

@@ -3,6 +3,8 @@
 import { badRequest } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
+import { toEventsV1 } from '../../core/resources/event-versions.ts';
+import { isEventsV1 } from './catalog.ts';
 import { parseLabelSelector, matchesLabels, parseFieldSelector, matchesFields, fieldValue } from '../../core/selectors/index.ts';
 
 export type Predicate = (obj: KubeObject) => boolean;
@@ -29,8 +31,10 @@ export function compilePredicate(def: ResourceDef, labelSelector?: string, field
     return path === undefined ? undefined : fieldValue(obj, path) ?? '';
   };
   if (labels.length === 0 && fields.length === 0) return { matches: () => true, everything: true };
+  // events.k8s.io Events are stored as core Events: their field paths (regarding...) read the converted form.
+  const asServed = isEventsV1(def) ? (obj: KubeObject) => toEventsV1(obj) : (obj: KubeObject) => obj;
   return {
     everything: false,
-    matches: (obj) => matchesLabels(labels, obj.metadata.labels ?? {}) && matchesFields(fields, getField(obj)),
+    matches: (obj) => matchesLabels(labels, obj.metadata.labels ?? {}) && (fields.length === 0 || matchesFields(fields, getField(asServed(obj)))),
   };
 }

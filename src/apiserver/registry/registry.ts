@@ -6,7 +6,8 @@ import { ApiError, conflict, methodNotAllowed, notFound } from '../../core/api-e
 import type { KubeList, KubeObject, WatchEvent } from '../../core/types.ts';
 import { groupVersion, type ResourceDef } from '../../core/resources/resource-def.ts';
 import type { ObjectKey, Store } from '../store/store.ts';
-import type { ResourceCatalog } from './catalog.ts';
+import { isEventsV1, type ResourceCatalog } from './catalog.ts';
+import { toCoreEvent, toEventsV1 } from '../../core/resources/event-versions.ts';
 import type { DeleteOptions, ListQuery, PatchType, ResourceApi, WatchQuery, WriteOptions } from './resource-api.ts';
 import type { Strategy } from './strategy.ts';
 import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
@@ -69,9 +70,11 @@ export class Registry implements ResourceApi {
 
   /** The stored object as the client asked for it (custom resources may be stored at another version). */
   present(def: ResourceDef, obj: KubeObject): KubeObject {
+    if (isEventsV1(def)) return toEventsV1(obj, def.version);
     const apiVersion = groupVersion(def);
-    if (obj.apiVersion === apiVersion && obj.kind === def.kind) return obj;
-    return { ...obj, apiVersion, kind: def.kind };
+    const read = def.custom && this.strategy.defaultOnRead ? this.strategy.defaultOnRead(def, obj) : obj;
+    if (read.apiVersion === apiVersion && read.kind === def.kind) return read;
+    return { ...read, apiVersion, kind: def.kind };
   }
 
   get(def: ResourceDef, namespace: string, name: string): KubeObject {
@@ -85,7 +88,7 @@ export class Registry implements ResourceApi {
    * stored at their only version); undefined when the caller must go through get().
    */
   getJson(def: ResourceDef, namespace: string, name: string): string | undefined {
-    if (def.custom || !isJsonStore(this.store)) return undefined;
+    if (def.custom || isEventsV1(def) || !isJsonStore(this.store)) return undefined;
     const text = this.store.getJson(this.key(def, namespace, name));
     if (text === undefined) throw notFound({ group: def.group, resource: def.resource, name });
     return text;
@@ -93,7 +96,7 @@ export class Registry implements ResourceApi {
 
   /** LIST as JSON text without re-serialising items; undefined when the caller must go through list(). */
   listJson(def: ResourceDef, query: ListQuery): string | undefined {
-    if (def.custom || !isJsonStore(this.store)) return undefined;
+    if (def.custom || isEventsV1(def) || !isJsonStore(this.store)) return undefined;
     return listObjectsJson(this.store, this.catalog.storageKey(def), def, query);
   }
 
@@ -112,7 +115,18 @@ export class Registry implements ResourceApi {
     return this.insert(def, namespace, input, options);
   }
 
+  /** The core Event definition behind events.k8s.io Events (they are written as core Events). */
+  private coreEvents(): ResourceDef {
+    const core = this.catalog.lookup('', 'v1', 'events');
+    if (!core) throw new Error('core events are not served');
+    return core;
+  }
+
   private insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): KubeObject {
+    if (isEventsV1(def)) {
+      checkTypeMeta(def, input, this.catalog);
+      return this.present(def, this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
+    }
     this.requireVerb(def, 'create');
     checkBodyShape(input);
     checkTypeMeta(def, input, this.catalog);
@@ -143,6 +157,10 @@ export class Registry implements ResourceApi {
   }
 
   update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
+    if (isEventsV1(def)) {
+      checkTypeMeta(def, input, this.catalog);
+      return this.present(def, this.update(this.coreEvents(), namespace, name, toCoreEvent(input), options));
+    }
     this.requireVerb(def, 'update');
     checkBodyShape(input);
     checkTypeMeta(def, input, this.catalog);
@@ -183,6 +201,7 @@ export class Registry implements ResourceApi {
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
     }
+    if (isEventsV1(def)) return this.present(def, this.replace(this.coreEvents(), old, toCoreEvent(patched), { ...options, skipManagedFields: type === 'apply' }));
     return this.replace(def, old, patched, { ...options, skipManagedFields: type === 'apply' });
   }
 

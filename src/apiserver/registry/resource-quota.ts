@@ -1,9 +1,13 @@
-// ResourceQuota admission, as kube-apiserver's quota plugin does it for the
-// common keys: object counts (`pods`, `services`, `configmaps`, `secrets`,
-// `persistentvolumeclaims`, `replicationcontrollers`, `resourcequotas` and
-// `count/<resource>[.<group>]`), pod compute (`requests.cpu`, `requests.memory`,
-// `limits.cpu`, `limits.memory`, and bare `cpu`/`memory` as requests) and
-// `requests.storage` of PVCs. A create that would go over a hard limit is
+// ResourceQuota, as kube-apiserver's quota plugin and kube-controller-manager's
+// quota controller count it, for the common keys: object counts (`pods`,
+// `services`, `configmaps`, `secrets`, `persistentvolumeclaims`,
+// `replicationcontrollers`, `resourcequotas` and `count/<resource>[.<group>]`),
+// `services.nodeports` and `services.loadbalancers`, pod compute (`requests.<r>`,
+// `limits.<r>`, bare `cpu`/`memory`/`ephemeral-storage` as requests; extended
+// resources as `requests.<name>`) and `requests.storage` of PVCs. Quota scopes
+// (Terminating, NotTerminating, BestEffort, NotBestEffort) narrow a quota to the
+// pods they match. Pods that finished (Succeeded, Failed) or are being deleted
+// no longer count, as in kube. A create that would go over a hard limit is
 // refused with kube's message; nothing is stored.
 import { ApiError } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
@@ -16,24 +20,79 @@ const COUNT_KEYS: Record<string, string> = {
   persistentvolumeclaims: 'persistentvolumeclaims', replicationcontrollers: 'replicationcontrollers', resourcequotas: 'resourcequotas',
 };
 
+/** Storage keys whose objects a quota can count (count/<resource> keys may name any other). */
+export const QUOTA_COUNTED = new Set([...Object.values(COUNT_KEYS)]);
+
 interface Container { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }
+interface PodSpec { containers?: Container[]; initContainers?: Container[]; activeDeadlineSeconds?: number }
+
+const COMPUTE = /^(requests\.|limits\.)?(cpu|memory|ephemeral-storage)$|^requests\.(?!storage$)[a-z0-9.-]+\/[a-z0-9.-]+$/;
+
+function isComputeKey(key: string): boolean {
+  return COMPUTE.test(key);
+}
 
 function podUsage(pod: KubeObject, key: string): number {
-  const containers = ((pod.spec as { containers?: Container[] } | undefined)?.containers ?? []);
-  const [kind, resource] = key.includes('.') ? key.split('.') as [string, string] : ['requests', key];
-  let total = 0;
-  for (const c of containers) {
-    const value = kind === 'limits' ? c.resources?.limits?.[resource] : c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
-    total += value ? parseQuantity(value) ?? 0 : 0;
+  const spec = (pod.spec as PodSpec | undefined) ?? {};
+  const dot = key.indexOf('.');
+  const [kind, resource] = key.startsWith('requests.') || key.startsWith('limits.') ? [key.slice(0, dot), key.slice(dot + 1)] : ['requests', key];
+  const valueOf = (c: Container): number => {
+    const text = kind === 'limits' ? c.resources?.limits?.[resource] : c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
+    return text ? parseQuantity(text) ?? 0 : 0;
+  };
+  // kube: the larger of the sum over containers and any single init container.
+  const sum = (spec.containers ?? []).reduce((total, c) => total + valueOf(c), 0);
+  const init = (spec.initContainers ?? []).reduce((max, c) => Math.max(max, valueOf(c)), 0);
+  return Math.max(sum, init);
+}
+
+function isBestEffort(pod: KubeObject): boolean {
+  const spec = (pod.spec as PodSpec | undefined) ?? {};
+  return [...(spec.containers ?? []), ...(spec.initContainers ?? [])].every((c) =>
+    Object.keys(c.resources?.requests ?? {}).length === 0 && Object.keys(c.resources?.limits ?? {}).length === 0);
+}
+
+function podMatchesScope(pod: KubeObject, scope: string): boolean {
+  const deadline = (pod.spec as PodSpec | undefined)?.activeDeadlineSeconds;
+  switch (scope) {
+    case 'Terminating': return typeof deadline === 'number' && deadline >= 0;
+    case 'NotTerminating': return !(typeof deadline === 'number' && deadline >= 0);
+    case 'BestEffort': return isBestEffort(pod);
+    case 'NotBestEffort': return !isBestEffort(pod);
+    default: return true;
   }
-  return total;
+}
+
+function scopesOf(quota: KubeObject): string[] {
+  const spec = (quota.spec as { scopes?: string[]; scopeSelector?: { matchExpressions?: Array<{ scopeName?: string; operator?: string }> } } | undefined) ?? {};
+  const fromSelector = (spec.scopeSelector?.matchExpressions ?? []).filter((e) => e.operator === 'Exists' && e.scopeName).map((e) => e.scopeName as string);
+  return [...(spec.scopes ?? []), ...fromSelector];
+}
+
+/** Does this object count against this quota at all (scoped quotas count pods only, those their scopes match)? */
+function inScope(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject, scopes: string[]): boolean {
+  if (scopes.length === 0) return true;
+  return def.group === '' && def.resource === 'pods' && scopes.every((s) => podMatchesScope(obj, s));
+}
+
+/** A pod that finished or is going away no longer uses its quota. */
+function counts(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject): boolean {
+  if (def.group !== '' || def.resource !== 'pods') return true;
+  if (obj.metadata.deletionTimestamp) return false;
+  const phase = (obj.status as { phase?: string } | undefined)?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed';
 }
 
 /** What one object adds to a quota key, or undefined when the key does not concern it. */
-function usageOf(def: ResourceDef, obj: KubeObject, key: string): number | undefined {
+function usageOf(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject, key: string): number | undefined {
   const qualified = def.group ? `${def.resource}.${def.group}` : def.resource;
   if (key === `count/${qualified}` || (def.group === '' && COUNT_KEYS[def.resource] === key)) return 1;
-  if (def.group === '' && def.resource === 'pods' && /^(requests\.|limits\.)?(cpu|memory)$/.test(key)) return podUsage(obj, key);
+  if (def.group === '' && def.resource === 'pods' && isComputeKey(key)) return podUsage(obj, key);
+  if (def.group === '' && def.resource === 'services') {
+    const spec = (obj.spec as { type?: string; ports?: Array<{ nodePort?: number }> } | undefined) ?? {};
+    if (key === 'services.loadbalancers') return spec.type === 'LoadBalancer' ? 1 : 0;
+    if (key === 'services.nodeports') return spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? (spec.ports ?? []).length : 0;
+  }
   if (def.group === '' && def.resource === 'persistentvolumeclaims' && key === 'requests.storage') {
     const storage = ((obj.spec as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage);
     return storage ? parseQuantity(storage) ?? 0 : 0;
@@ -51,14 +110,16 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
   if (!def.namespaced || !namespace) return;
   const quotas = store.list('resourcequotas', { namespace }).items;
   if (quotas.length === 0) return;
-  const existing = store.list(storageKey(def), { namespace }).items.filter((o) => !o.metadata.deletionTimestamp);
+  const existing = store.list(storageKey(def), { namespace }).items.filter((o) => counts(def, o));
   for (const quota of quotas) {
+    const scopes = scopesOf(quota);
+    if (!inScope(def, obj, scopes)) continue;
     const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
     for (const [key, limitText] of Object.entries(hard)) {
       const requested = usageOf(def, obj, key);
-      if (requested === undefined) continue;
+      if (requested === undefined || requested === 0) continue;
       const limit = parseQuantity(limitText) ?? 0;
-      const used = existing.reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0);
+      const used = existing.filter((o) => inScope(def, o, scopes)).reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0);
       if (used + requested > limit) {
         const what = def.group ? `${def.resource}.${def.group}` : def.resource;
         throw new ApiError('Forbidden', `${what} "${obj.metadata.name ?? ''}" is forbidden: exceeded quota: ${quota.metadata.name ?? ''}, requested: ${key}=${format(key, requested)}, used: ${key}=${format(key, used)}, limited: ${key}=${limitText}`, {
@@ -69,20 +130,30 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
   }
 }
 
-/** status.used of a quota over these keys (object counts only; compute keys as the sum of pod requests). */
-export function quotaUsage(store: Store, namespace: string, keys: string[]): Record<string, string> {
+/** The storage key a quota key counts, and its group/resource. */
+function countedResource(key: string): { storage: string; group: string; resource: string } | undefined {
+  const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(key);
+  if (count) return { storage: count[2] ? `${count[1]}.${count[2]}` : count[1] ?? '', group: count[2] ?? '', resource: count[1] ?? '' };
+  const plain = COUNT_KEYS[key];
+  if (plain) return { storage: plain, group: '', resource: plain };
+  if (key.startsWith('services.')) return { storage: 'services', group: '', resource: 'services' };
+  if (key === 'requests.storage') return { storage: 'persistentvolumeclaims', group: '', resource: 'persistentvolumeclaims' };
+  if (isComputeKey(key)) return { storage: 'pods', group: '', resource: 'pods' };
+  return undefined;
+}
+
+/** status.used of a quota (every hard key, 0 when nothing counts; unknown keys are left out, as kube does). */
+export function quotaUsage(store: Store, quota: KubeObject): Record<string, string> {
+  const namespace = quota.metadata.namespace ?? '';
+  const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
+  const scopes = scopesOf(quota);
   const used: Record<string, string> = {};
-  for (const key of keys) {
-    const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(key);
-    const resource = count ? (count[2] ? `${count[1]}.${count[2]}` : count[1] ?? '') : COUNT_KEYS[key];
-    if (resource) {
-      used[key] = String(store.list(resource, { namespace }).items.length);
-      continue;
-    }
-    if (/^(requests\.|limits\.)?(cpu|memory)$/.test(key)) {
-      const total = store.list('pods', { namespace }).items.reduce((sum, pod) => sum + podUsage(pod, key), 0);
-      used[key] = format(key, total);
-    }
+  for (const key of Object.keys(hard)) {
+    const target = countedResource(key);
+    if (!target) continue;
+    const def = { group: target.group, resource: target.resource };
+    const objects = store.list(target.storage, { namespace }).items.filter((o) => counts(def, o) && inScope(def, o, scopes));
+    used[key] = format(key, objects.reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0));
   }
   return used;
 }

@@ -9,6 +9,8 @@ export interface Strategy {
   normalize(def: ResourceDef, obj: KubeObject): KubeObject;
   /** Paths of fields the schema does not know (".spec.foo"); reported under fieldValidation Strict/Warn, then dropped. */
   unknownFields(def: ResourceDef, obj: KubeObject): string[];
+  /** Defaults applied to a stored custom resource as it is read (kube defaults from storage: a default added later shows). */
+  defaultOnRead?(def: ResourceDef, obj: KubeObject): KubeObject;
   validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[];
   /** Causes found in a server-side apply configuration itself, before it is merged (custom resources' non-nullable nulls). */
   validateApplied?(def: ResourceDef, applied: unknown): StatusCause[];

@@ -1,6 +1,7 @@
 // Entry points: validateCreate / validateUpdate return kube-apiserver's field
 // causes for an object (after defaulting); the caller wraps them in invalid().
 // One row per kind; kinds without a row get the ObjectMeta checks only.
+import { jsonEqual } from '../../core/json-equal.ts';
 import type { KubeObject, StatusCause } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { resourceKey } from '../../core/resources/resource-def.ts';
@@ -52,15 +53,20 @@ const CREATE: Record<string, CreateCheck> = {
 
 /** Pod specs are immutable apart from images, deadlines, tolerations and grace period. */
 function validatePodUpdate(obj: Obj, old: Obj): StatusCause[] {
-  const strip = (spec: unknown): string => {
+  const strip = (spec: unknown, bound: unknown): Obj => {
     const s = { ...((spec ?? {}) as Obj) };
     for (const f of ['activeDeadlineSeconds', 'tolerations', 'terminationGracePeriodSeconds']) delete s[f];
+    // Binding an unbound pod: kube-scheduler does it through pods/binding, which this server does not
+    // serve; the workload simulator sets spec.nodeName by update instead. Only from unset, never moved.
+    if (!bound) delete s.nodeName;
     for (const list of ['containers', 'initContainers']) {
       if (Array.isArray(s[list])) s[list] = (s[list] as Obj[]).map((c) => ({ ...c, image: undefined }));
     }
-    return JSON.stringify(s, Object.keys(s).sort());
+    return s;
   };
-  if (strip(obj.spec) === strip(old.spec)) return [];
+  const oldNode = (old.spec as Obj | undefined)?.nodeName;
+  // Compared in depth, key order ignored (a JSON.stringify key allow-list compared only the top level's names).
+  if (jsonEqual(strip(obj.spec, oldNode), strip(old.spec, oldNode))) return [];
   return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
 }
 

@@ -27,5 +27,19 @@ export function buildTenantNamespaces(id: string, level: TenantPodSecurity): Kub
  * onboarding waits for one round trip here, not four.
  */
 export async function ensureTenantNamespaces(client: ObjectClient, id: string, level: TenantPodSecurity, options: Pick<EnsureOptions, 'likelyMissing'> = {}): Promise<EnsureOutcome[]> {
-  return Promise.all(buildTenantNamespaces(id, level).map((ns) => ensureObject(client, NAMESPACES_PATH, ns, options)));
+  const namespaces = await Promise.all(buildTenantNamespaces(id, level).map((ns) => ensureObject(client, NAMESPACES_PATH, ns, options)));
+  return [...namespaces, await ensureObject(client, `/api/v1/namespaces/${id}-default/services`, buildKubernetesService(id), { ...options, ignore: ['spec'] })];
+}
+
+/**
+ * `default/kubernetes`, as every cluster has it: clients look the API up there
+ * (Kubernetes' e2e suite stops in its BeforeSuite without it). Created once; its
+ * spec is the apiserver's to default, so only its presence is kept.
+ */
+export function buildKubernetesService(id: string): KubeObject {
+  return toUpstreamObject({ id }, {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { type: 'ClusterIP', sessionAffinity: 'None', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
+  });
 }

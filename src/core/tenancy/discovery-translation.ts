@@ -19,6 +19,8 @@ function resourceVisible(group: string, custom: boolean, name: string): boolean 
   const c = classify(group, resource, custom);
   if (c.class === 'tenant-custom') return true;
   if (c.class === 'denied' || c.row === undefined) return false;
+  // A view has no subresources (nodes/proxy, nodes/status would be the host's).
+  if (c.class === 'tenant-view') return subresource === undefined;
   return subresource === undefined || !c.row.deniedSubresources?.includes(subresource);
 }
 

@@ -32,7 +32,17 @@ export interface GatewayAnswered {
   resource: string;
 }
 
-export type TranslatedRequest = ForwardedRequest | GatewayAnswered;
+/** A read of a view the gateway builds itself (nodes, ADR 30): never forwarded. */
+export interface ViewRead {
+  action: 'view';
+  verb: string;
+  resource: string;
+  name: string;
+}
+
+export type TranslatedRequest = ForwardedRequest | GatewayAnswered | ViewRead;
+
+export const READ_ONLY_VIEW = 'the resource is a read-only view for tenants';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const COLLECTION_VERBS = new Set(['list', 'watch', 'deletecollection']);
@@ -106,6 +116,11 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   if (c.class === 'denied') throw refuse(ctx, info, 'the resource is not available to tenants');
   if (c.class === 'gateway-answered') return { action: 'answer', verb: info.verb, group: info.apiGroup, resource: info.resource };
   if (c.class === 'shared-read-only' && !READ_VERBS.has(info.verb)) throw refuse(ctx, info, 'the resource is shared and read-only');
+  if (c.class === 'tenant-view') {
+    if (info.subresource) throw refuse(ctx, { ...info, resource: `${info.resource}/${info.subresource}` }, 'the subresource is not available to tenants');
+    if (!READ_VERBS.has(info.verb)) throw refuse(ctx, info, READ_ONLY_VIEW);
+    return { action: 'view', verb: info.verb, resource: info.resource, name: info.name };
+  }
   if (c.class !== 'tenant-custom' && info.subresource && c.row.deniedSubresources?.includes(info.subresource)) {
     throw refuse(ctx, { ...info, resource: `${info.resource}/${info.subresource}` }, 'the subresource is not available to tenants');
   }

@@ -15,6 +15,11 @@ export type ResourceClass =
   | 'shared-read-only'
   /** answered by the gateway itself, never forwarded */
   | 'gateway-answered'
+  /**
+   * a read-only view the gateway builds from the tenant's own objects, never
+   * forwarded (nodes: virtual nodes from the tenant's pods, ADR 30)
+   */
+  | 'tenant-view'
   /** refused with 403 */
   | 'denied'
   /**
@@ -54,7 +59,8 @@ const BUILTIN_CLASSES: Record<string, Override> = {
   // tenant-wide quota is Tenant.spec.quota, enforced by the gateway, which tenants cannot touch.
   'selfsubjectaccessreviews.authorization.k8s.io': { class: 'gateway-answered' },
   'selfsubjectrulesreviews.authorization.k8s.io': { class: 'gateway-answered' },
-  nodes: { class: 'denied' },
+  // Virtual nodes built from the tenant's own pods (ADR 30): the host's Nodes are never read for tenants.
+  nodes: { class: 'tenant-view' },
   persistentvolumes: { class: 'denied' },
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': { class: 'denied' },
   'validatingwebhookconfigurations.admissionregistration.k8s.io': { class: 'denied' },

@@ -9,6 +9,7 @@ import { selfSubjectAccessReview, selfSubjectRulesReview, type PolicyIndex, type
 import type { Identity } from '../identity.ts';
 import { classify, isCustomGroup } from '../../core/tenancy/resource-classes.ts';
 import { readRequestObject } from '../forward/request-body.ts';
+import { READ_ONLY_VIEW } from '../../core/tenancy/request-translation.ts';
 
 const READS = new Set(['get', 'list', 'watch']);
 
@@ -27,6 +28,7 @@ function unavailableToTenants(spec: SelfSubjectAccessReviewSpec): string | undef
   if (c.class === 'denied') return 'the resource is not available to tenants';
   const verb = attrs.verb ?? '';
   if (c.class === 'shared-read-only' && !READS.has(verb)) return 'the resource is shared and read-only';
+  if (c.class === 'tenant-view' && (attrs.subresource || !READS.has(verb))) return attrs.subresource ? 'the subresource is not available to tenants' : READ_ONLY_VIEW;
   if (attrs.subresource && c.row.deniedSubresources?.includes(attrs.subresource)) return 'the subresource is not available to tenants';
   if (c.row.readOnly && !READS.has(verb)) return c.row.readOnly; // bindings and Works: the engine's (ADR 19)
   return undefined;
