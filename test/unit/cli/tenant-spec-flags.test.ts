@@ -1,9 +1,9 @@
 // `tenant create` flags → Tenant spec: every flag lands in the spec or is refused.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTenantSpec, parseQuota } from '../../../src/cli/tenant-spec-flags.ts';
+import { buildTenantSpec, parseQuota, type CreateFlags } from '../../../src/cli/tenant-spec-flags.ts';
 
-const none = { admins: [], users: [], clusters: [], quota: [] };
+const none: CreateFlags = { admins: [], users: [], clusters: [], quota: [] };
 
 describe('buildTenantSpec', () => {
   it('needs an admin: no silent user named "admin"', () => {
@@ -23,7 +23,7 @@ describe('buildTenantSpec', () => {
     });
   });
 
-  const refused: Array<[Partial<typeof none> & Record<string, unknown>, RegExp]> = [
+  const refused: Array<[Partial<CreateFlags>, RegExp]> = [
     [{ admins: ['a'], users: ['a'] }, /given as --admin and as --user/],
     [{ admins: ['a'], podSecurity: 'lax' }, /invalid --pod-security "lax"/],
     [{ admins: ['a'], clusterSelector: 'region!=eu' }, /equality only/],
