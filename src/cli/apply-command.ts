@@ -3,23 +3,16 @@
 // server-side applied to the host with field manager `warren`, so applying the
 // same folder twice changes nothing and `kubectl apply -f tenants/` is an
 // equivalent path, not a different one.
-import { parseArgs } from 'node:util';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../gateway/tenants/tenant-crd.ts';
 import { CLUSTERS_PATH } from '../up/register-members.ts';
-import { hostUpstream } from './host-upstream.ts';
+import { bool, list, str, type CommandInput } from './cli-io.ts';
+import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { createProgress, describeTenant, tenantVerdict, whyNotReady, type Progress } from './progress.ts';
-
-const USAGE = `Usage: warren apply -f FILE|DIR [-f ...] [--wait] [--timeout SECONDS]
-  Server-side applies Tenant (tenancy.warren.dev/v1alpha1) and Cluster (cluster.karmada.io/v1alpha1)
-  manifests to the host with field manager "warren"; a DIR means its *.yaml, *.yml and *.json files.
-  --wait  show each Tenant's onboarding until it is Ready, or say why it is not
-Host: --kubeconfig FILE, or --data-dir DIR of a \`warren up\` system (default .warren)
-`;
 
 export const FIELD_MANAGER = 'warren';
 
@@ -68,6 +61,8 @@ export function applyOutcome(before: string | undefined, after: string | undefin
 
 /** The files behind each -f: a file itself, or a folder's manifest files in name order (not recursive, as kubectl without -R). */
 export function manifestFiles(paths: string[]): string[] {
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing !== undefined) throw new Error(`the path "${missing}" does not exist`);
   return paths.flatMap((p) => (statSync(p).isDirectory()
     ? readdirSync(p, { withFileTypes: true }).filter((e) => e.isFile() && /\.(ya?ml|json)$/.test(e.name)).map((e) => join(p, e.name)).sort()
     : [p]));
@@ -110,37 +105,23 @@ async function waitReady(upstream: Upstream, name: string, deadline: number, pro
   return false;
 }
 
-export async function runApplyCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      filename: { type: 'string', short: 'f', multiple: true },
-      wait: { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '120' },
-      kubeconfig: { type: 'string' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
+export async function runApplyCommand({ io, values }: CommandInput): Promise<number> {
+  const filenames = list(values, 'filename');
+  if (filenames.length === 0) {
+    io.err('error: must specify one of -f and --filename\nSee \'warren apply --help\' for usage.\n');
+    return 1;
   }
-  if (!values.filename?.length) {
-    process.stderr.write(`warren apply: -f FILE|DIR is required\n\n${USAGE}`);
-    return 2;
-  }
-  const timeoutMs = Number(values.timeout) * 1000;
+  const timeout = str(values, 'timeout') ?? '120';
+  const timeoutMs = Number(timeout) * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error('--timeout must be a positive number of seconds');
   // Read and check everything first: a typo in the last file must not leave the first half applied.
-  const manifests = manifestFiles(values.filename).flatMap((file) => parseManifests(readFileSync(file, 'utf8'), file));
-  if (manifests.length === 0) throw new Error(`no objects found in ${values.filename.join(', ')}`);
+  const manifests = manifestFiles(filenames).flatMap((file) => parseManifests(readFileSync(file, 'utf8'), file));
+  if (manifests.length === 0) throw new Error(`no objects found in ${filenames.join(', ')}`);
   const planned = manifests.map((m) => ({ ...m, target: targetOf(m.object) }));
   const refused = planned.filter((p) => typeof p.target === 'string');
   if (refused.length > 0) throw new Error(refused.map((p) => `${p.source}: ${p.target as string}`).join('\n'));
 
-  const upstream = hostUpstream(values);
+  const upstream = hostUpstream(hostFlags(values), io.env);
   try {
     const tenants: string[] = [];
     let failed = 0;
@@ -148,22 +129,22 @@ export async function runApplyCommand(argv: string[]): Promise<number> {
     for (const { object, target } of planned as Array<Manifest & { target: ApplyTarget }>) {
       try {
         const { outcome } = await applyOne(upstream, target, object);
-        process.stdout.write(`${target.ref} ${outcome}\n`);
+        io.out(`${target.ref} ${outcome}\n`);
         if (target.kind === 'Tenant') tenants.push(object.metadata.name ?? '');
       } catch (err) {
         failed++;
-        process.stderr.write(`warren apply: ${(err as Error).message}\n`);
+        io.err(`error: ${(err as Error).message}\n`);
       }
     }
-    if (!values.wait || tenants.length === 0) return failed > 0 ? 1 : 0;
-    const progress = createProgress((text) => process.stdout.write(text));
-    progress.line(`waiting for ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} to be Ready (timeout ${values.timeout}s)`);
+    if (!bool(values, 'wait') || tenants.length === 0) return failed > 0 ? 1 : 0;
+    const progress = createProgress(io.out);
+    progress.line(`waiting for ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} to be Ready (timeout ${timeout}s)`);
     const deadline = Date.now() + timeoutMs;
     // In parallel: the controller onboards them side by side, so a slow one must not hide the others' progress.
     const results = await Promise.all(tenants.map((name) => waitReady(upstream, name, deadline, progress)));
     const notReady = tenants.filter((_, i) => !results[i]);
     if (notReady.length > 0) {
-      process.stderr.write(`warren apply: not Ready: ${notReady.map((n) => `tenant/${n}`).join(', ')}\n`);
+      io.err(`error: not Ready: ${notReady.map((n) => `tenant/${n}`).join(', ')}\n`);
       return 1;
     }
     progress.line(tenants.length === 1 ? `tenant/${tenants[0] ?? ''} Ready` : `all ${tenants.length} tenants Ready`);

@@ -1,14 +1,100 @@
-// How the platform-admin commands find the host cluster: --kubeconfig FILE, or
-// --data-dir DIR of a `warren up` system (DIR/admin.kubeconfig).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// How the platform-admin commands find the host cluster, as kubectl finds its
+// cluster: --kubeconfig FILE, else --data-dir DIR of a `warren up` system
+// (DIR/admin.kubeconfig), else $KUBECONFIG (a list of files, merged as kubectl
+// merges them: the first to set a value wins), else .warren/admin.kubeconfig;
+// --context picks a context. An unreachable host is named in the error: the
+// upstream client's generic "unavailable" is worded for tenants, who must not
+// learn the address; the platform admin needs it.
+import { statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiError } from '../core/api-error.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
 import type { Upstream } from '../kube/upstream.ts';
 
-export function hostUpstream(values: { kubeconfig?: string | undefined; 'data-dir'?: string | undefined }): Upstream {
-  if (values.kubeconfig) return createUpstream({ path: values.kubeconfig });
-  const dir = values['data-dir'] ?? '.warren';
-  const path = join(dir, 'admin.kubeconfig');
-  if (!existsSync(path)) throw new Error(`no host kubeconfig: pass --kubeconfig FILE, or --data-dir DIR of a running \`warren up\` (looked for ${path})`);
-  return createUpstream({ path });
+/** A readable kubeconfig is a file (a directory named in $KUBECONFIG is skipped, as kubectl skips missing ones). */
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+export interface HostFlags {
+  kubeconfig?: string | undefined;
+  context?: string | undefined;
+  dataDir?: string | undefined;
+}
+
+export interface HostSource {
+  /** The files read, in order. */
+  paths: string[];
+  /** Where they came from, for messages: "--kubeconfig", "$KUBECONFIG", ... */
+  from: string;
+}
+
+/** Which kubeconfig files the host comes from (pure but for `exists`). */
+export function hostSource(flags: HostFlags, env: Readonly<Record<string, string | undefined>>, exists: (p: string) => boolean = isFile): HostSource {
+  if (flags.kubeconfig) return { paths: [flags.kubeconfig], from: '--kubeconfig' };
+  if (flags.dataDir) return { paths: [join(flags.dataDir, 'admin.kubeconfig')], from: '--data-dir' };
+  const listed = (env.KUBECONFIG ?? '').split(delimiter).filter((p) => p !== '');
+  if (listed.length > 0) return { paths: listed.filter(exists), from: `$KUBECONFIG=${env.KUBECONFIG ?? ''}` };
+  return { paths: [join('.warren', 'admin.kubeconfig')], from: 'the default .warren' };
+}
+
+/** The merged kubeconfig, with the chosen context current. */
+export function loadHostKubeconfig(source: HostSource, context: string | undefined, exists: (p: string) => boolean = isFile): KubeConfig {
+  const missing = source.paths.find((p) => !exists(p));
+  if (source.paths.length === 0 || missing) {
+    throw new Error(`no host kubeconfig${missing ? ` at ${missing}` : ''} (from ${source.from}): pass --kubeconfig FILE, set $KUBECONFIG, or --data-dir DIR of a running \`warren up\``);
+  }
+  const merged = new KubeConfig();
+  source.paths.forEach((path, i) => {
+    const one = new KubeConfig();
+    one.loadFromFile(path);
+    if (i === 0) {
+      merged.loadFromFile(path);
+      return;
+    }
+    // kubectl's merge: the first file to define a name (or current-context) keeps it.
+    if (!merged.currentContext && one.currentContext) merged.setCurrentContext(one.currentContext);
+    for (const c of one.clusters) if (!merged.getCluster(c.name)) merged.addCluster(c);
+    for (const u of one.users) if (!merged.getUser(u.name)) merged.addUser(u);
+    for (const c of one.contexts) if (!merged.getContextObject(c.name)) merged.addContext(c);
+  });
+  if (context !== undefined) {
+    if (!merged.getContextObject(context)) throw new Error(`context "${context}" does not exist in ${source.paths.join(', ')}`);
+    merged.setCurrentContext(context);
+  }
+  if (!merged.getCurrentCluster()) throw new Error(`the kubeconfig ${source.paths.join(', ')} has no current context (pass --context NAME)`);
+  return merged;
+}
+
+function named(err: unknown, server: string, source: HostSource): unknown {
+  if (err instanceof ApiError && (err.reason === 'ServiceUnavailable' || err.reason === 'Timeout')) {
+    return new Error(`${err.message}: tried ${server} (kubeconfig ${source.paths.join(', ')} from ${source.from}; is it running?)`);
+  }
+  return err;
+}
+
+/** The Upstream to the host; failures to reach it name the address tried. */
+export function hostUpstream(flags: HostFlags, env: Readonly<Record<string, string | undefined>>): Upstream {
+  const source = hostSource(flags, env);
+  const upstream = createUpstream({ yaml: loadHostKubeconfig(source, flags.context).exportConfig() });
+  const server = upstream.server;
+  const rethrow = (err: unknown): never => {
+    throw named(err, server, source);
+  };
+  return {
+    server,
+    requestOptions: () => upstream.requestOptions(),
+    request<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+      return upstream.request<T>(method, path, body, headers).catch(rethrow);
+    },
+    stream: (path, headers) => upstream.stream(path, headers).catch(rethrow),
+    close: () => upstream.close(),
+  };
+}
+
+/** The host flags out of a command's parsed values. */
+export function hostFlags(values: Record<string, unknown>): HostFlags {
+  const s = (k: string): string | undefined => (typeof values[k] === 'string' ? values[k] : undefined);
+  return { kubeconfig: s('kubeconfig'), context: s('context'), dataDir: s('data-dir') };
 }

@@ -1,77 +1,86 @@
 // The `warren` command: the composition root, and the only place that reads
-// process.env or argv. Each subcommand lives in its own file.
+// process.env or argv (commands get them through CliIo). Flags are parsed here
+// for every command from one table (command-specs.ts), so each command's
+// --help, its errors and shell completion agree with what it accepts.
 // Subcommands are imported when chosen: `warren apiserver` must not load the
 // gateway, the controllers and client-node (about 120 MiB it would never use).
+import { COMMANDS, commandSpec } from './command-specs.ts';
+import { processIo, type CliIo, type CommandInput } from './cli-io.ts';
+import { parseFlags, UsageError } from './flag-parser.ts';
+import { commandUsage, globalUsage } from './usage.ts';
 
-const USAGE = `Usage: warren <command> [options]
+type Runner = (input: CommandInput) => Promise<number>;
 
-Commands:
-  apiserver   Run the embedded Kubernetes-compatible API server
-              --listen HOST:PORT  (default 127.0.0.1:6443)
-              --data-dir DIR      (default .warren/apiserver)
-              --simulate-workloads
-  up          Run everything embedded: host apiserver, member clusters, gateway, controllers
-              --data-dir DIR (default .warren)  --port-base P (default 6443)
-              --members N (default 2)  --tenants-dir DIR (default tenants)
-  serve       Run the tenant gateway and controllers against a real cluster
-              --upstream-kubeconfig FILE  (required)
-              --listen HOST:PORT  (default 127.0.0.1:6443)
-              --external-url URL  (what tenant kubeconfigs point at)
-              --audit-impersonate USER  (Warren's upstream user: requests carry the tenant and user as impersonation extras)
-  admin       Platform-admin credentials for the provisioning API: token | certificate
-  tenant      Manage tenants: create|list|get|delete|kubeconfig|revoke (warren tenant help)
-  member      Manage member clusters: add|list|remove (warren member help)
-  apply       Apply Tenant and Cluster manifests to the host (GitOps): -f FILE|DIR [--wait]
-  status      Tenants, members and where each tenant's replicas run [-o json]
-  help        Show this help
-`;
+const RUNNERS: Record<string, () => Promise<Runner>> = {
+  apiserver: async () => (await import('./apiserver-command.ts')).runApiServerCommand,
+  serve: async () => (await import('./serve-command.ts')).runServeCommand,
+  up: async () => (await import('./up-command.ts')).runUpCommand,
+  tenant: async () => (await import('./tenant-command.ts')).runTenantCommand,
+  member: async () => (await import('./member-command.ts')).runMemberCommand,
+  apply: async () => (await import('./apply-command.ts')).runApplyCommand,
+  status: async () => (await import('./status-command.ts')).runStatusCommand,
+  admin: async () => (await import('./admin-command.ts')).runAdminCommand,
+  version: async () => (await import('./version-command.ts')).runVersionCommand,
+  completion: async () => (await import('./completion-command.ts')).runCompletionCommand,
+};
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs one command line; returns the exit code. Errors print as kubectl prints them: `error: ...`, exit 1. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   try {
-    return await dispatch(argv);
+    return await dispatch(argv, io);
   } catch (err) {
-    process.stderr.write(`warren: ${(err as Error).message}\n`);
+    io.err(`error: ${(err as Error).message}\n`);
     return 1;
   }
 }
 
-/** Commands whose own parser has no --help: tenant and member have a `help` verb; the servers' flags are in USAGE. */
-const HELP_VERB = new Set(['tenant', 'member']);
-const HELP_IN_USAGE = new Set(['apiserver', 'serve', 'up']);
-
-async function dispatch(argv: string[]): Promise<number> {
-  const [command, ...given] = argv;
-  const wantsHelp = given.includes('--help') || given.includes('-h');
-  if (wantsHelp && command && HELP_IN_USAGE.has(command)) {
-    process.stdout.write(USAGE);
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined) {
+    io.err(globalUsage(COMMANDS));
+    return 2;
+  }
+  if (command === 'help' || command === '--help' || command === '-h') {
+    const about = command === 'help' && rest[0] ? commandSpec(rest[0]) : undefined;
+    io.out(about ? commandUsage(about) : globalUsage(COMMANDS));
     return 0;
   }
-  const rest = wantsHelp && command && HELP_VERB.has(command) ? ['help'] : given;
-  switch (command) {
-    case 'apiserver':
-      return (await import('./apiserver-command.ts')).runApiServerCommand(rest);
-    case 'serve':
-      return (await import('./serve-command.ts')).runServeCommand(rest);
-    case 'up':
-      return (await import('./up-command.ts')).runUpCommand(rest);
-    case 'tenant':
-      return (await import('./tenant-command.ts')).runTenantCommand(rest);
-    case 'member':
-      return (await import('./member-command.ts')).runMemberCommand(rest);
-    case 'apply':
-      return (await import('./apply-command.ts')).runApplyCommand(rest);
-    case 'status':
-      return (await import('./status-command.ts')).runStatusCommand(rest);
-    case 'admin':
-      return (await import('./admin-command.ts')).runAdminCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`warren: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
+  const name = command === '--version' ? 'version' : command;
+  const spec = commandSpec(name);
+  const runner = RUNNERS[name];
+  if (!spec || !runner) {
+    io.err(`error: unknown command "${command}" for "warren"\nRun 'warren --help' for usage.\n`);
+    return 1;
   }
+  let parsed;
+  try {
+    parsed = parseFlags(spec.flags, rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`error: ${err.message}\nSee 'warren ${name} --help' for usage.\n`);
+    return 1;
+  }
+  for (const warning of parsed.warnings) io.err(`${warning}\n`);
+  // `warren tenant help` as well as `warren tenant --help`.
+  if (parsed.values.help === true || (spec.verbs && parsed.positionals[0] === 'help')) {
+    io.out(commandUsage(spec));
+    return 0;
+  }
+  if (spec.verbs && name !== 'completion') {
+    const verb = parsed.positionals[0];
+    if (verb === undefined) {
+      io.err(commandUsage(spec));
+      return 2;
+    }
+    if (!spec.verbs.some((v) => v.name === verb)) {
+      io.err(`error: unknown verb "${verb}" for "warren ${name}" (one of: ${spec.verbs.map((v) => v.name).join(', ')})\nSee 'warren ${name} --help' for usage.\n`);
+      return 1;
+    }
+    const misplaced = spec.flags.find((f) => f.verbs && !f.verbs.includes(verb) && parsed.values[f.aliasOf ?? f.name] !== undefined);
+    if (misplaced) {
+      io.err(`error: --${misplaced.name} does not apply to "warren ${name} ${verb}" (only to ${misplaced.verbs!.join(', ')})\nSee 'warren ${name} --help' for usage.\n`);
+      return 1;
+    }
+  }
+  return (await runner())({ io, values: parsed.values, positionals: parsed.positionals });
 }

@@ -1,19 +1,13 @@
 // `warren member add|list|remove`: platform-admin registration of member
 // clusters in the host (Karmada push mode: a Secret with the member's
 // kubeconfig and a cluster.karmada.io Cluster), like `karmadactl join|unjoin`.
-import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Cluster, Taint, TaintEffect } from '../core/propagation/karmada-types.ts';
 import { ageSince } from '../core/table/human-duration.ts';
 import { CLUSTERS_PATH, ensureMemberCluster, removeMemberCluster } from '../up/register-members.ts';
-import { hostUpstream } from './host-upstream.ts';
-
-const USAGE = `Usage: warren member <add|list|remove> [NAME] [options]
-  add NAME --kubeconfig FILE [--provider P] [--region R] [--zone Z] [--label k=v]... [--taint k=v:Effect]...
-  list
-  remove NAME
-Host: --upstream-kubeconfig FILE, or --data-dir DIR of a \`warren up\` system (default .warren)
-`;
+import { list, str, type CommandInput } from './cli-io.ts';
+import { hostFlags, hostUpstream } from './host-upstream.ts';
 
 const EFFECTS = new Set<TaintEffect>(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
@@ -25,6 +19,19 @@ export function parseLabel(text: string): [string, string] {
   const at = text.indexOf('=');
   if (at <= 0) fail(`invalid label "${text}": want key=value`);
   return [text.slice(0, at), text.slice(at + 1)];
+}
+
+/**
+ * Why a member name cannot name a Cluster, in the admin's terms, or undefined.
+ * Karmada's rule (ValidateClusterName): a DNS-1123 label of at most 48
+ * characters; it also names the Secret holding the member's kubeconfig.
+ */
+export function memberNameProblem(name: string): string | undefined {
+  if (name.length > 48) return `invalid member cluster name "${name}": at most 48 characters`;
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    return `invalid member cluster name "${name}": use lower case letters, digits and '-', starting and ending with a letter or digit (e.g. "member-1")`;
+  }
+  return undefined;
 }
 
 /** kubectl taint syntax: key=value:Effect or key:Effect. */
@@ -50,48 +57,58 @@ export function formatClusterTable(clusters: Cluster[], now: Date): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd((widths[i] ?? 0) + 3))).join('')).join('\n') + '\n';
 }
 
-export async function runMemberCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'upstream-kubeconfig': { type: 'string' },
-      'data-dir': { type: 'string' },
-      kubeconfig: { type: 'string' },
-      provider: { type: 'string' },
-      region: { type: 'string' },
-      zone: { type: 'string' },
-      label: { type: 'string', multiple: true },
-      taint: { type: 'string', multiple: true },
-    },
-    strict: true,
-  });
+/**
+ * Which kubeconfig is the host's and which the member's. As karmadactl join:
+ * --kubeconfig is the control plane's (here the host's), --cluster-kubeconfig
+ * the member's. The old spelling (host as --upstream-kubeconfig, member as
+ * --kubeconfig) still works, with a deprecation warning.
+ */
+export function memberKubeconfigs(values: Record<string, unknown>): { host: string | undefined; member: string | undefined; warning?: string } {
+  const s = (k: string): string | undefined => (typeof values[k] === 'string' ? values[k] : undefined);
+  if (s('upstream-kubeconfig') !== undefined) {
+    if (s('cluster-kubeconfig') !== undefined && s('kubeconfig') !== undefined) fail('--upstream-kubeconfig (deprecated) and --kubeconfig --cluster-kubeconfig: use the last two only');
+    return {
+      host: s('upstream-kubeconfig'),
+      member: s('cluster-kubeconfig') ?? s('kubeconfig'),
+      warning: 'Flag --upstream-kubeconfig has been deprecated: use --kubeconfig HOST --cluster-kubeconfig MEMBER, as karmadactl join',
+    };
+  }
+  return { host: s('kubeconfig'), member: s('cluster-kubeconfig') };
+}
+
+async function readMemberKubeconfig(path: string | undefined): Promise<string> {
+  if (!path) fail('member add needs --cluster-kubeconfig FILE (the member cluster\'s kubeconfig; --kubeconfig is the host\'s, as in karmadactl join)');
+  if (!existsSync(path)) fail(`the member kubeconfig "${path}" does not exist`);
+  return readFile(path, 'utf8');
+}
+
+export async function runMemberCommand({ io, values, positionals }: CommandInput): Promise<number> {
   const [verb, name] = positionals;
-  if (!verb || verb === 'help') {
-    process.stdout.write(USAGE);
-    return verb ? 0 : 2;
+  const kubeconfigs = memberKubeconfigs(values);
+  if (kubeconfigs.warning) io.err(`${kubeconfigs.warning}\n`);
+  if (verb !== 'list') {
+    if (!name) fail(`member ${verb ?? ''} needs a NAME`);
+    const problem = memberNameProblem(name);
+    if (problem) fail(problem);
   }
-  if (!['add', 'list', 'remove'].includes(verb)) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  // --kubeconfig is the member's here (as karmadactl join --kubeconfig... is not); the host is --upstream-kubeconfig.
-  const upstream = hostUpstream({ kubeconfig: values['upstream-kubeconfig'], 'data-dir': values['data-dir'] });
+  // Everything the admin typed is checked before the host is contacted.
+  const memberKubeconfig = verb === 'add' ? await readMemberKubeconfig(kubeconfigs.member) : '';
+  const labels = Object.fromEntries(list(values, 'label').map(parseLabel));
+  const taints = list(values, 'taint').map(parseTaint);
+  const upstream = hostUpstream({ ...hostFlags(values), kubeconfig: kubeconfigs.host }, io.env);
   try {
     switch (verb) {
       case 'add': {
-        if (!name) fail('member add needs a NAME');
-        if (!values.kubeconfig) fail('member add needs --kubeconfig FILE (the member cluster\'s)');
         const outcome = await ensureMemberCluster(upstream, {
-          name,
-          kubeconfig: await readFile(values.kubeconfig, 'utf8'),
-          provider: values.provider,
-          region: values.region,
-          zone: values.zone,
-          labels: Object.fromEntries((values.label ?? []).map(parseLabel)),
-          taints: (values.taint ?? []).map(parseTaint),
+          name: name!,
+          kubeconfig: memberKubeconfig,
+          provider: str(values, 'provider'),
+          region: str(values, 'region'),
+          zone: str(values, 'zone'),
+          labels,
+          taints,
         });
-        process.stdout.write(`cluster.cluster.karmada.io/${name} ${outcome === 'created' ? 'created' : 'configured'}\n`);
+        io.out(`cluster.cluster.karmada.io/${name} ${outcome === 'created' ? 'created' : 'configured'}\n`);
         return 0;
       }
       case 'list': {
@@ -99,16 +116,15 @@ export async function runMemberCommand(argv: string[]): Promise<number> {
         if (answer.status !== 200) fail(`cannot list clusters: HTTP ${answer.status}`);
         const items = answer.body.items ?? [];
         if (items.length === 0) {
-          process.stdout.write('No member clusters registered.\n');
+          io.out('No member clusters registered.\n');
           return 0;
         }
-        process.stdout.write(formatClusterTable(items, new Date()));
+        io.out(formatClusterTable(items, new Date()));
         return 0;
       }
       default: {
-        if (!name) fail('member remove needs a NAME');
-        if (!(await removeMemberCluster(upstream, name))) fail(`member cluster "${name}" not found`);
-        process.stdout.write(`cluster.cluster.karmada.io/${name} deleted\n`);
+        if (!(await removeMemberCluster(upstream, name!))) fail(`member cluster "${name!}" not found`);
+        io.out(`cluster.cluster.karmada.io/${name} deleted\n`);
         return 0;
       }
     }

@@ -69,11 +69,16 @@ export function whyNotReady(tenant: Tenant | undefined): string[] {
 
 export type TenantVerdict = 'ready' | 'waiting' | 'failed';
 
+/** Ready=False reasons that stay until someone changes a Tenant (the onboarding controller's Reason names). */
+const FINAL_REASONS = new Set(['InvalidSpec', 'IdConflict']);
+
 /**
  * Whether `--wait` is done with a Tenant. Ready counts only once the controller
  * has seen the current generation: right after an apply the old Ready is stale.
  * An InvalidSpec for the current generation is final until someone edits the
- * spec, so waiting on it would only burn the timeout.
+ * spec, so waiting on it would only burn the timeout. So is an IdConflict
+ * (another Tenant holds the spec.id): the controller looks again now and then,
+ * but only a human deleting or editing one of the two ends it.
  */
 export function tenantVerdict(tenant: Tenant): TenantVerdict {
   const status = tenant.status;
@@ -82,6 +87,6 @@ export function tenantVerdict(tenant: Tenant): TenantVerdict {
   if (status?.phase === 'Ready' && status.id && current) return 'ready';
   const ready = status?.conditions?.find((c) => c.type === 'Ready');
   const seen = generation === undefined || ready?.observedGeneration === generation;
-  if (ready?.status === 'False' && ready.reason === 'InvalidSpec' && seen) return 'failed';
+  if (ready?.status === 'False' && FINAL_REASONS.has(ready.reason ?? '') && seen) return 'failed';
   return 'waiting';
 }

@@ -3,17 +3,13 @@
 // allowed members), members (version, health, taints) and every tenant's
 // Resource- and ClusterResourceBindings, which say where its replicas run. Four LISTs; the report
 // itself is built and formatted by pure code (status-report.ts).
-import { parseArgs } from 'node:util';
 import type { Upstream } from '../kube/upstream.ts';
 import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
 import { TENANTS_PATH, type Tenant } from '../gateway/tenants/tenant-crd.ts';
 import { CLUSTERS_PATH } from '../up/register-members.ts';
-import { hostUpstream } from './host-upstream.ts';
+import { str, type CommandInput } from './cli-io.ts';
+import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { buildStatusReport, formatStatusText, type StatusReport } from './status-report.ts';
-
-const USAGE = `Usage: warren status [-o text|json]
-Host: --kubeconfig FILE, or --data-dir DIR of a \`warren up\` system (default .warren)
-`;
 
 const BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/resourcebindings';
 const CLUSTER_BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/clusterresourcebindings';
@@ -40,29 +36,16 @@ export async function fetchStatus(upstream: Upstream): Promise<StatusReport> {
   return buildStatusReport({ tenants, clusters, bindings: [...bindings, ...clusterBindings] });
 }
 
-export async function runStatusCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      output: { type: 'string', short: 'o', default: 'text' },
-      kubeconfig: { type: 'string' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (values.output !== 'text' && values.output !== 'json') {
-    process.stderr.write(`warren status: -o must be text or json, not "${values.output}"\n`);
+export async function runStatusCommand({ io, values }: CommandInput): Promise<number> {
+  const output = str(values, 'output') ?? 'text';
+  if (output !== 'text' && output !== 'json') {
+    io.err(`error: -o must be text or json, not "${output}"\n`);
     return 2;
   }
-  const upstream = hostUpstream(values);
+  const upstream = hostUpstream(hostFlags(values), io.env);
   try {
     const report = await fetchStatus(upstream);
-    process.stdout.write(values.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report));
+    io.out(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report));
     return 0;
   } finally {
     upstream.close();

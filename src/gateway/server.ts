@@ -120,6 +120,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(options.auditTenantDir ? { auditTenantDir: options.auditTenantDir } : {}),
     inFlight: () => inFlight.count(),
     queued: () => queued(),
+    tenants: () => directory.all(),
   });
   const fairness = createFairness(options.fairness, { rejected: (tenant, reason) => observability.metrics.rejected(tenant, reason) });
   queued = () => fairness.stats().queued;

@@ -81,6 +81,18 @@ describe('warren apply', { timeout: 240_000 }, () => {
     assert.match(r.stderr, /not Ready: tenant\/shortlived/);
   });
 
+  it('--wait stops at once at a duplicate spec.id, with the reason (an IdConflict stays until someone edits a Tenant)', async () => {
+    const acmeId = ok(await host(['get', 'tenants.tenancy.warren.dev', 'acme', '-o', 'jsonpath={.status.id}']), 'acme id');
+    const folder = write('dupid', 'copycat.yaml', tenantYaml('copycat', `  id: ${acmeId}\n`));
+    const started = Date.now();
+    // The timeout is far longer than a stop at once may take even on a loaded machine.
+    const r = await apply('-f', folder, '--wait', '--timeout', '100');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(Date.now() - started < 90_000, 'did not wait out the timeout');
+    assert.match(r.stdout, /tenant\/copycat is not Ready:\n.*IdConflict/);
+    assert.match(r.stderr, /not Ready: tenant\/copycat/);
+  });
+
   it('a server refusal fails that object, not the others', async () => {
     const folder = write('mixed', 'a-bad.yaml', tenantYaml('badid', '  id: "X"\n'));
     write('mixed', 'b-good.yaml', tenantYaml('goodone'));
@@ -122,7 +134,7 @@ describe('warren apply', { timeout: 240_000 }, () => {
   });
 
   it('tenant create --wait shows progress lines too', async () => {
-    const out = ok(await warren(['tenant', 'create', 'umbrella', '--wait', '--data-dir', join(dir, 'up')]), 'tenant create --wait');
+    const out = ok(await warren(['tenant', 'create', 'umbrella', '--admin', 'ada', '--wait', '--data-dir', join(dir, 'up')]), 'tenant create --wait');
     assert.match(out, /^tenant\/umbrella created\nwaiting for tenant\/umbrella to be Ready\.\.\.\n/);
     assert.match(out, /\n {2}\[ *\d+\.\ds\] tenant\/umbrella: Ready \(id [a-z][a-z0-9]{5}\)\n/);
   });

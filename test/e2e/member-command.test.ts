@@ -56,7 +56,7 @@ describe('warren member', { timeout: 180_000 }, () => {
   });
 
   it('add writes the Secret and the Cluster; kubectl shows Karmada\'s columns', async () => {
-    const out = ok(await member(['add', 'extra', '--kubeconfig', extra!.kubeconfigPath, '--provider', 'onprem', '--region', 'eu', '--zone', 'eu-1',
+    const out = ok(await member(['add', 'extra', '--cluster-kubeconfig', extra!.kubeconfigPath, '--provider', 'onprem', '--region', 'eu', '--zone', 'eu-1',
       '--label', 'tier=gold', '--taint', 'dedicated=gpu:NoSchedule']), 'member add');
     assert.equal(out, 'cluster.cluster.karmada.io/extra created\n');
     const cluster = JSON.parse(ok(await host(['get', 'clusters.cluster.karmada.io', 'extra', '-o', 'json']), 'get cluster'));
@@ -71,7 +71,7 @@ describe('warren member', { timeout: 180_000 }, () => {
       return t.find((r) => r[0] === 'extra')?.[3] === 'True' ? t : undefined;
     }, 'extra to be Ready', { timeoutMs: 60_000, intervalMs: 500 });
     assert.deepEqual(rows[0], ['NAME', 'VERSION', 'MODE', 'READY', 'AGE']);
-    const again = ok(await member(['add', 'extra', '--kubeconfig', extra!.kubeconfigPath]), 'member add again');
+    const again = ok(await member(['add', 'extra', '--cluster-kubeconfig', extra!.kubeconfigPath]), 'member add again');
     assert.equal(again, 'cluster.cluster.karmada.io/extra configured\n');
   });
 
@@ -88,7 +88,7 @@ describe('warren member', { timeout: 180_000 }, () => {
   });
 
   it('refuses a malformed taint before touching the host', async () => {
-    const r = await member(['add', 'bad', '--kubeconfig', extra!.kubeconfigPath, '--taint', 'oops']);
+    const r = await member(['add', 'bad', '--cluster-kubeconfig', extra!.kubeconfigPath, '--taint', 'oops']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /invalid taint "oops"/);
     assert.notEqual((await host(['get', 'clusters.cluster.karmada.io', 'bad'])).code, 0);

@@ -20,10 +20,14 @@ export interface ProvisionOptions {
   wait?: boolean;
   timeoutMs?: number; // default 60 s
   pollMs?: number; // default 250 ms
+  /** Optimistic concurrency: fail with 409 Conflict unless the Tenant exists at this resourceVersion. */
+  resourceVersion?: string;
 }
 
 export interface ProvisionResult {
   tenant: Tenant;
+  /** This call created the Tenant (a portal answers 201, not 200). */
+  created: boolean;
   /** The first admin user's kubeconfig; undefined when not waiting or the tenant has no admin. */
   adminKubeconfig?: string;
 }
@@ -43,9 +47,17 @@ export async function provisionTenant(options: ProvisionOptions): Promise<Provis
   const client = upstreamObjectClient(options.upstream);
   const { name, spec } = options;
   let tenant = await client.get<Tenant>(tenantPath(name));
+  let created = false;
+  if (options.resourceVersion !== undefined) {
+    if (!tenant) throw new ApiError('NotFound', `tenants.tenancy.warren.dev "${name}" not found`);
+    if (tenant.metadata.resourceVersion !== options.resourceVersion) {
+      throw new ApiError('Conflict', `Operation cannot be fulfilled on tenants.tenancy.warren.dev "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+    }
+  }
   if (!tenant) {
     try {
       tenant = await client.create<Tenant>(TENANTS_PATH, { apiVersion: TENANT_API_VERSION, kind: 'Tenant', metadata: { name }, spec });
+      created = true;
     } catch (err) {
       // A concurrent retry created it first: carry on with that one.
       if (!(err instanceof ApiError && err.code === 409)) throw err;
@@ -57,7 +69,7 @@ export async function provisionTenant(options: ProvisionOptions): Promise<Provis
   if (!sameSpec(spec, tenant.spec, tenant.status?.id)) {
     tenant = await client.update<Tenant>(tenantPath(name), { ...tenant, spec: { ...spec, ...(tenant.spec?.id && !spec.id ? { id: tenant.spec.id } : {}) } });
   }
-  if (options.wait === false) return { tenant };
+  if (options.wait === false) return { tenant, created };
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const generation = tenant.metadata.generation;
@@ -66,8 +78,10 @@ export async function provisionTenant(options: ProvisionOptions): Promise<Provis
     if (!current) throw new ApiError('NotFound', `tenant ${name} was deleted while waiting for it`);
     const ready = current.status?.conditions?.find((c) => c.type === ConditionType.Ready);
     const fresh = ready?.observedGeneration === undefined || generation === undefined || ready.observedGeneration >= generation;
-    if (fresh && ready?.status === 'True') return { tenant: current, ...(await adminKubeconfig(client, current)) };
+    if (fresh && ready?.status === 'True') return { tenant: current, created, ...(await adminKubeconfig(client, current)) };
     if (fresh && ready && (ready.reason === Reason.InvalidSpec || ready.reason === Reason.IdConflict)) {
+      // A refused create leaves nothing behind: the caller gets an error, not a Pending Tenant to clean up.
+      if (created) await client.remove(tenantPath(name)).catch(() => undefined);
       throw new ApiError('Invalid', `tenant ${name} cannot become Ready: ${ready.reason}: ${ready.message ?? ''}`);
     }
     if (Date.now() > deadline) {

@@ -8,7 +8,7 @@ import { BoundedValues, TenantLabeler, type TenantLabelOptions } from './tenant-
 
 export interface RequestSample {
   tenant: string | undefined;
-  /** kube's metric verb: GET, LIST, WATCH, POST, PUT, PATCH, DELETE, CONNECT, APPLY, or the HTTP method for non-resource paths. */
+  /** The Kubernetes request verb (get, list, watch, create, update, patch, delete, deletecollection, connect), or the lower-case HTTP method for non-resource paths (metric-verb.ts). */
   verb: string;
   resource: string;
   code: number;
@@ -33,6 +33,8 @@ export interface GatewayMetricsOptions extends TenantLabelOptions {
   /** Gauges read at scrape time. */
   inFlight?: () => { requests: number; longRunning: number };
   queued?: () => number;
+  /** The tenants there are, for warren_tenant_info (id → name). */
+  tenants?: () => ReadonlyArray<{ id: string; name: string }>;
 }
 
 // Fewer buckets than kube's 40: they multiply with every tenant label.
@@ -65,6 +67,16 @@ export function createGatewayMetrics(registry: MetricsRegistry, options: Gateway
       const now = options.inFlight?.() ?? { requests: 0, longRunning: 0 };
       g.set({ kind: 'requests' }, now.requests);
       g.set({ kind: 'long-running' }, now.longRunning);
+    },
+  });
+  // Metrics label tenants by their random id; this series carries the name beside it, so a dashboard can
+  // show names (label_replace + group_left). Only tenants that have their own label value get one: the
+  // series stay as bounded as the top N, and "other" has no name to join.
+  registry.gauge({
+    name: 'warren_tenant_info', help: 'One series per tenant with its own metric label: tenant_id (the label on every other metric) and tenant (its name).', labelNames: ['tenant_id', 'tenant'],
+    collect: (g) => {
+      g.reset();
+      for (const t of options.tenants?.() ?? []) if (labels.peek(t.id) === t.id) g.set({ tenant_id: t.id, tenant: t.name }, 1);
     },
   });
   registry.gauge({ name: 'warren_gateway_queued_requests', help: 'Requests waiting for a fairness seat.', collect: (g) => g.set(options.queued?.() ?? 0) });

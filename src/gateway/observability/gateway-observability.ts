@@ -22,6 +22,7 @@ export interface GatewayObservabilityOptions extends AuditLogOptions {
   tenantMetrics?: TenantMetricsOptions;
   inFlight?: GatewayMetricsOptions['inFlight'];
   queued?: GatewayMetricsOptions['queued'];
+  tenants?: GatewayMetricsOptions['tenants'];
 }
 
 export type CheckQuota = (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => Promise<void>;
@@ -43,6 +44,7 @@ export function createGatewayObservability(options: GatewayObservabilityOptions 
     ...options.tenantMetrics,
     ...(options.inFlight ? { inFlight: options.inFlight } : {}),
     ...(options.queued ? { queued: options.queued } : {}),
+    ...(options.tenants ? { tenants: options.tenants } : {}),
   });
   const window = setInterval(() => metrics.refreshTenantLabels(), options.tenantMetrics?.windowMs ?? 300_000);
   window.unref();

@@ -53,7 +53,7 @@ export function createRequestObserver(deps: { metrics?: GatewayMetrics | undefin
         if (failed && identity) metrics?.translationError(identity.tenantId, failed);
         metrics?.request({
           tenant: identity?.tenantId,
-          verb: metricVerbOf(method, info, String(req.headers['content-type'] ?? '')),
+          verb: metricVerbOf(method, info),
           resource: info?.isResourceRequest ? info.resource : '',
           code,
           seconds: Number(process.hrtime.bigint() - started) / 1e9,

@@ -59,10 +59,10 @@ describe('gateway fairness under a flooding tenant', { timeout: 120_000 }, () =>
     assert.match(String(r.headers['content-type']), /^text\/plain/);
     const value = (pattern: RegExp): number => Number(pattern.exec(r.text)?.[1] ?? 'NaN');
     assert.ok(value(/^warren_gateway_rejected_requests_total\{tenant="acme01",reason="queue-full"\} (\d+)$/m) > 0);
-    assert.ok(value(/^warren_gateway_requests_total\{tenant="acme01",verb="LIST",resource="configmaps",code="429"\} (\d+)$/m) > 0);
-    assert.equal(value(/^warren_gateway_requests_total\{tenant="globx1",verb="LIST",resource="configmaps",code="200"\} (\d+)$/m), NEIGHBOUR);
+    assert.ok(value(/^warren_gateway_requests_total\{tenant="acme01",verb="list",resource="configmaps",code="429"\} (\d+)$/m) > 0);
+    assert.equal(value(/^warren_gateway_requests_total\{tenant="globx1",verb="list",resource="configmaps",code="200"\} (\d+)$/m), NEIGHBOUR);
     assert.doesNotMatch(r.text, /tenant="globx1",verb="[A-Z]+",resource="[a-z]*",code="429"/);
-    assert.match(r.text, /^warren_gateway_request_duration_seconds_bucket\{le="0.005",tenant="globx1",verb="LIST",resource="configmaps"\}/m);
+    assert.match(r.text, /^warren_gateway_request_duration_seconds_bucket\{le="0.005",tenant="globx1",verb="list",resource="configmaps"\}/m);
     assert.equal(value(/^warren_gateway_open_watches\{tenant="globx1"\} (\d+)$/m), 1);
     assert.match(r.text, /^process_resident_memory_bytes /m);
   });

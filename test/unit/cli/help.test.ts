@@ -10,15 +10,17 @@ const run = promisify(execFile);
 const warren = fileURLToPath(new URL('../../../bin/warren', import.meta.url));
 
 describe('warren <command> --help', () => {
+  // Each command prints its own usage (its summary, then Usage: warren <command>), never the global help.
   const cases: Array<[string[], RegExp]> = [
-    [['tenant', '--help'], /^Usage: warren tenant </],
-    [['tenant', 'create', '-h'], /^Usage: warren tenant </],
-    [['member', '--help'], /^Usage: warren member </],
-    [['serve', '--help'], /--upstream-kubeconfig FILE/],
+    [['tenant', '--help'], /^Usage: warren tenant <verb>/m],
+    [['tenant', 'create', '-h'], /^Usage: warren tenant <verb>/m],
+    [['member', '--help'], /^Usage: warren member <verb>/m],
+    [['serve', '--help'], /--kubeconfig FILE[\s\S]*--leader-elect /],
     [['apiserver', '-h'], /--listen HOST:PORT/],
-    [['up', '--help'], /--members N/],
-    [['status', '--help'], /^Usage: warren status/],
-    [['apply', '--help'], /^Usage: warren apply/],
+    [['up', '--help'], /--members N[\s\S]*--verbose/],
+    [['status', '--help'], /^Usage: warren status/m],
+    [['apply', '--help'], /^Usage: warren apply/m],
+    [['admin', '--help'], /^Usage: warren admin <verb>/m],
   ];
   for (const [args, usage] of cases) {
     it(args.join(' '), async () => {

@@ -67,3 +67,12 @@ test('whyNotReady: every condition not True, in step order; a hint when there is
   assert.match(whyNotReady(undefined)[0] ?? '', /never read back/);
   assert.match(whyNotReady(tenant({ phase: 'Pending', conditions: [ok('Ready')] }))[0] ?? '', /every condition is True but the phase is Pending/);
 });
+
+test('tenantVerdict: an IdConflict for the current generation is final (apply --wait stops at once)', () => {
+  const conflicted: Tenant = {
+    metadata: { name: 'dup', generation: 1 },
+    status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False', reason: 'IdConflict', message: 'id taken', observedGeneration: 1, lastTransitionTime: '' }] },
+  };
+  assert.equal(tenantVerdict(conflicted), 'failed');
+  assert.deepEqual(whyNotReady(conflicted), ['Ready=False IdConflict: id taken']);
+});

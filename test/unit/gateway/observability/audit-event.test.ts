@@ -52,18 +52,26 @@ describe('tenantViewUri', () => {
 });
 
 describe('metricVerbOf', () => {
+  // Kubernetes request verbs (issue 19: was kube-apiserver's upper-case metric verb, GET/LIST/POST/APPLY).
   const q = new URLSearchParams();
-  const cases: Array<[string, string, string, string]> = [
-    ['GET', '/api/v1/pods', '', 'LIST'],
-    ['GET', '/api/v1/namespaces/a/pods/b', '', 'GET'],
-    ['GET', '/api/v1/watch/pods', '', 'WATCH'],
-    ['POST', '/api/v1/namespaces/a/pods', '', 'POST'],
-    ['PATCH', '/api/v1/namespaces/a/pods/b', 'application/apply-patch+yaml', 'APPLY'],
-    ['PATCH', '/api/v1/namespaces/a/pods/b', 'application/merge-patch+json', 'PATCH'],
-    ['POST', '/api/v1/namespaces/a/pods/b/exec', '', 'CONNECT'],
-    ['GET', '/version', '', 'GET'],
+  const cases: Array<[string, string, string]> = [
+    ['GET', '/api/v1/pods', 'list'],
+    ['GET', '/api/v1/namespaces/a/pods/b', 'get'],
+    ['GET', '/api/v1/watch/pods', 'watch'],
+    ['GET', '/api/v1/pods?watch=true', 'watch'],
+    ['POST', '/api/v1/namespaces/a/pods', 'create'],
+    ['PUT', '/api/v1/namespaces/a/pods/b', 'update'],
+    ['PATCH', '/api/v1/namespaces/a/pods/b', 'patch'],
+    ['DELETE', '/api/v1/namespaces/a/pods/b', 'delete'],
+    ['DELETE', '/api/v1/namespaces/a/pods', 'deletecollection'],
+    ['POST', '/api/v1/namespaces/a/pods/b/exec', 'connect'],
+    ['GET', '/version', 'get'],
+    ['POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', 'create'],
   ];
-  for (const [method, path, type, want] of cases) {
-    it(`${method} ${path} → ${want}`, () => assert.equal(metricVerbOf(method, parseRequestInfo(method, path, q), type), want));
+  for (const [method, path, want] of cases) {
+    it(`${method} ${path} → ${want}`, () => {
+      const [pathname, search] = path.split('?') as [string, string | undefined];
+      assert.equal(metricVerbOf(method, parseRequestInfo(method, pathname, search ? new URLSearchParams(search) : q)), want);
+    });
   }
 });
