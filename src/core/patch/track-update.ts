@@ -21,11 +21,11 @@ export interface TrackUpdateOptions<T extends JsonMap> {
 
 export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
   const previousEntries = managersOf(opts.previous);
-  const sent = managersOf(opts.next);
   // A client that rewrites managedFields itself (e.g. to clear them) is obeyed, as in kube.
-  if (opts.next.metadata !== undefined && JSON.stringify(sent.map((m) => m.entry)) !== JSON.stringify(previousEntries.map((m) => m.entry))
-    && hasManagedFields(opts.next)) {
-    return opts.next;
+  // Asked only when it sent some: the comparison serialises every field set twice (ADR 0026).
+  if (hasManagedFields(opts.next)) {
+    const sent = managersOf(opts.next);
+    if (JSON.stringify(sent.map((m) => m.entry)) !== JSON.stringify(previousEntries.map((m) => m.entry))) return opts.next;
   }
   const before: FieldSet = opts.previous ? fieldSetOf(opts.previous, opts.typeName) : new Set();
   const after = fieldSetOf(opts.next, opts.typeName);
@@ -39,16 +39,23 @@ export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
 
   const managers = previousEntries;
   for (const m of managers) {
-    for (const p of [...m.set]) if (!after.has(p)) m.set.delete(p);
+    const size = m.set.size;
+    for (const p of m.set) if (!after.has(p)) m.set.delete(p); // deleting the current member while iterating a Set is safe
     if (!sameManager(m.entry, opts.manager, 'Update', opts.subresource)) for (const p of changed) m.set.delete(p);
+    // A set that lost nothing keeps the stored encoding (managersOf read it from there): no rebuild of
+    // a tree of every field per manager per write.
+    if (m.set.size === size) m.encoded = true;
   }
   const index = managers.findIndex((m) => sameManager(m.entry, opts.manager, 'Update', opts.subresource));
-  const mineSet = new Set([...(managers[index]?.set ?? []), ...changed]);
-  if (index >= 0 || mineSet.size > 0) {
-    const mine = newEntry({ manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, now: opts.now, subresource: opts.subresource, set: mineSet });
-    // The fresh entry's fieldsV1 was just built from mineSet: serialize may reuse it (one tree build per write, not two).
-    if (index >= 0) managers[index] = changed.length > 0 ? { ...mine, encoded: true } : { ...mine, entry: managers[index]?.entry ?? mine.entry };
-    else managers.push({ ...mine, encoded: true });
+  const existing = managers[index];
+  if (existing && changed.length === 0) {
+    // Nothing of the writer's changed: its entry (time included) stays; only a shrunk set is re-encoded.
+  } else if (existing || changed.length > 0) {
+    const mineSet = new Set([...(existing?.set ?? []), ...changed]);
+    // The fresh entry's fieldsV1 was just built from mineSet: serialize reuses it (one tree build per write, not two).
+    const mine = { ...newEntry({ manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, now: opts.now, subresource: opts.subresource, set: mineSet }), encoded: true };
+    if (existing) managers[index] = mine;
+    else managers.push(mine);
   }
   return withManagedFields(opts.next, serialize(managers));
 }
