@@ -3,8 +3,7 @@
 // or changed, taking it from anyone else (updates never conflict), and fields
 // that disappeared leave every manager's set. That way a later apply conflicts
 // with, e.g., "kubectl-client-side-apply" over .spec.replicas.
-import { fieldSetOf, parentsOf, valueAt } from './fields-v1.ts';
-import type { FieldPath, FieldSet } from './fields-v1.ts';
+import { fieldWalkOf } from './fields-v1.ts';
 import { deepEqual } from './json-value.ts';
 import type { JsonMap } from './json-value.ts';
 import { managersOf, newEntry, sameManager, serialize, withManagedFields } from './managed-fields.ts';
@@ -27,15 +26,16 @@ export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
     const sent = managersOf(opts.next);
     if (JSON.stringify(sent.map((m) => m.entry)) !== JSON.stringify(previousEntries.map((m) => m.entry))) return opts.next;
   }
-  const before: FieldSet = opts.previous ? fieldSetOf(opts.previous, opts.typeName) : new Set();
-  const after = fieldSetOf(opts.next, opts.typeName);
-  const parents = before.size > 0 ? parentsOf(after) : undefined;
-  const changed = [...after].filter((p) => {
-    if (!before.has(p)) return true;
-    if (parents?.has(p)) return false; // judged through its leaves
-    const path = JSON.parse(p) as FieldPath;
-    return !deepEqual(valueAt(opts.previous, path), valueAt(opts.next, path));
-  });
+  // One walk each, which also records every member's value (fieldWalkOf): no path parsed back.
+  const before = opts.previous ? fieldWalkOf(opts.previous, opts.typeName) : undefined;
+  const walked = fieldWalkOf(opts.next, opts.typeName);
+  const after = walked.set;
+  const changed: string[] = [];
+  for (const p of after) {
+    if (!before?.set.has(p)) changed.push(p);
+    else if (walked.parents.has(p)) continue; // judged through its leaves
+    else if (!deepEqual(before.values.get(p), walked.values.get(p))) changed.push(p);
+  }
 
   const managers = previousEntries;
   for (const m of managers) {
