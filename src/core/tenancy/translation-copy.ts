@@ -31,12 +31,14 @@ export interface TranslationCopyOptions {
   /**
    * For a copy only asked whether the tenant could read it back
    * (toTenantObject(...) !== undefined): labels and managedFields never decide
-   * that, so they are left out instead of copied.
+   * that, so they are left out instead of copied. Without it, the copy is for
+   * the way IN only (toUpstreamObject on either the copy or the original): it
+   * shares the label map and fieldsV1, which the way out writes to.
    */
   readBackOnly?: boolean;
 }
 
-/** A copy that translation may mutate freely while `obj` stays as it is. */
+/** A copy that translation upstream (or, with readBackOnly, the read-back check) may mutate while `obj` stays as it is. */
 export function translationCopy(obj: KubeObject, options: TranslationCopyOptions = {}): KubeObject {
   const deep = typeof obj.kind !== 'string' || CONVERTED_KINDS.has(obj.kind);
   const copy: KubeObject = { ...obj, metadata: {} };
