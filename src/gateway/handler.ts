@@ -263,7 +263,7 @@ export function guard(deps: GatewayDeps, ctx: TenantContext, info: RequestInfo, 
 }
 
 async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
-  const prepared = await translatingAsync(req, () => deps.forwarder.prepare(req, ctx, info, fwd));
+  const prepared = await translatingAsync(req, () => deps.forwarder.prepare(req, ctx, info, fwd, res));
   guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody }, res);
   if (await deps.serveClusters?.(req, res, ctx, info, fwd)) return;
   const tenant = deps.tenants.byId(ctx.id);

@@ -10,14 +10,21 @@
 //   its cache each do so. A 200,000-label ConfigMap held the event loop for
 //   seconds. kube has no such limit; Warren's is far above what any real
 //   object (labels, a ConfigMap's keys, a CRD's properties) carries.
+// - more than MAX_BODY_MEMBERS object members in the whole body. The bound
+//   per object does not bound the body: 3 MB of one-member objects, each with
+//   a key of its own (277,000 of them), passed it and took 1.5-5.5 s to parse
+//   here, since V8 builds a hidden class per new key sequence (measured: ~3-15
+//   us per such member against ~0.1 us for repeated shapes; ADR 0026).
 // Strings are skipped with Buffer.indexOf, so the pass costs little beside the parse.
 
 export const MAX_JSON_DEPTH = 500;
 export const MAX_OBJECT_MEMBERS = 10_000;
+export const MAX_BODY_MEMBERS = 100_000;
 
 export type JsonScanRefusal =
   | { kind: 'depth'; limit: number; char: string }
-  | { kind: 'members'; limit: number };
+  | { kind: 'members'; limit: number }
+  | { kind: 'total'; limit: number };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -26,11 +33,15 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /** Why this JSON text is refused before parsing, or undefined. Malformed JSON is left to JSON.parse. */
-export function scanJson(body: Uint8Array, limits: { depth?: number; members?: number } = {}): JsonScanRefusal | undefined {
+export function scanJson(body: Uint8Array, limits: { depth?: number; members?: number; total?: number } = {}): JsonScanRefusal | undefined {
   const maxDepth = limits.depth ?? MAX_JSON_DEPTH;
   const maxMembers = limits.members ?? MAX_OBJECT_MEMBERS;
+  const maxTotal = limits.total ?? MAX_BODY_MEMBERS;
+  // Every object member has exactly one colon outside strings (after its key), and nothing else has one.
+  let total = 0;
   const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // Per open container: is it an object, and how many commas at its own level.
   const isObject: boolean[] = [];
@@ -52,6 +63,8 @@ export function scanJson(body: Uint8Array, limits: { depth?: number; members?: n
       const n = (commas[depth - 1] ?? 0) + 1;
       commas[depth - 1] = n;
       if (n >= maxMembers) return { kind: 'members', limit: maxMembers };
+    } else if (c === COLON && ++total > maxTotal) {
+      return { kind: 'total', limit: maxTotal };
     }
   }
   return undefined;

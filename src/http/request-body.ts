@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../core/api-error.ts';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../core/protobuf/index.ts';
-import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson, type JsonScanRefusal } from './json-scan.ts';
+import { MAX_BODY_MEMBERS, MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson, type JsonScanRefusal } from './json-scan.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -103,23 +103,25 @@ export function decodeBody(body: Buffer, contentType: string | undefined, expect
 export interface JsonLimits {
   depth?: number;
   members?: number;
+  /** Object members in the whole body. */
+  total?: number;
 }
 
 /**
  * The embedded apiserver's: depth only (kube refuses beyond 10,000; Node cannot serialise
  * 2,000), no bound on members, as kube has none.
  */
-export const APISERVER_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: Number.POSITIVE_INFINITY };
+export const APISERVER_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: Number.POSITIVE_INFINITY, total: Number.POSITIVE_INFINITY };
 
-/** The gateway's: depth and members per object (json-scan.ts, ADR 0026). */
-export const GATEWAY_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: MAX_OBJECT_MEMBERS };
+/** The gateway's: depth, members per object and in the whole body (json-scan.ts, ADR 0026). */
+export const GATEWAY_JSON_LIMITS: JsonLimits = { depth: MAX_JSON_DEPTH, members: MAX_OBJECT_MEMBERS, total: MAX_BODY_MEMBERS };
 
 /** kube's words for a body refused before decoding (its decoder says "exceeded max depth" beyond 10,000 levels). */
 function scanRefusal(refused: JsonScanRefusal, expected: BodyType | undefined): ApiError {
   const type = expected?.kind ? ` (must be of type ${expected.kind})` : '';
   const why = refused.kind === 'depth'
     ? `invalid character '${refused.char}' exceeded max depth (${refused.limit})`
-    : `an object has more than ${refused.limit} members`;
+    : refused.kind === 'members' ? `an object has more than ${refused.limit} members` : `the body has more than ${refused.limit} object members`;
   return badRequest(`the object provided is unrecognized${type}: couldn't get version/kind; json parse error: ${why}`);
 }
 

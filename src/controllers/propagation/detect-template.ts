@@ -42,16 +42,19 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   if (!tenant || tenantNamespace === undefined || tenant.metadata.deletionTimestamp) return;
 
   const tctx = tenantContextOf(ctx.informers, tenantId);
+  const policies = clusterScoped ? [] : tenantViews(tctx, ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace));
+  const clusterPolicies = tenantViews(tctx, ofTenant(ctx.informers.clusterPolicies, tenantId));
+  // The default placement is for workloads: cluster-scoped and custom templates need a policy that names them.
+  const defaultPlacement = clusterScoped || resource.custom ? undefined : tenant.spec?.defaultPlacement as Placement | undefined;
+  // Nothing can claim it (claimOf would say so): no view, which copies every label of the template,
+  // for each write of a template no policy can match (ADR 0026: 10,000 labels, each 1 MB write).
+  if (policies.length === 0 && clusterPolicies.length === 0 && !defaultPlacement) return;
   // Cluster-scoped and custom templates are matched by their tenant name and apiVersion: the whole translation.
   // A held template (ADR 0023) is matched and scheduled by the tenant's values (its replicas, not the held 0).
   const view = clusterScoped || resource.custom ? toTenantObject(tctx, structuredClone(template)) : tenantView(fromHeld(template), tenantNamespace);
   if (!view) return;
   const bName = clusterScoped ? toUpstreamClusterName(tenantId, bindingName(resource.kind, view.metadata.name ?? '')) : bindingName(resource.kind, name);
   const binding = bindingOf(ctx.informers, namespace, bName);
-  const policies = clusterScoped ? [] : tenantViews(tctx, ofTenant(ctx.informers.policies, tenantId).filter((p) => p.metadata.namespace === namespace));
-  const clusterPolicies = tenantViews(tctx, ofTenant(ctx.informers.clusterPolicies, tenantId));
-  // The default placement is for workloads: cluster-scoped and custom templates need a policy that names them.
-  const defaultPlacement = clusterScoped || resource.custom ? undefined : tenant.spec?.defaultPlacement as Placement | undefined;
   const claim = claimOf(view, policies, clusterPolicies, defaultPlacement);
   // Deleting a policy leaves what it propagated as it is, as in Karmada: held while its binding lives (ADR 0023),
   // released once the binding is gone (not while it is being deleted: members may still run their copies).

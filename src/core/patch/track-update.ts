@@ -3,8 +3,7 @@
 // or changed, taking it from anyone else (updates never conflict), and fields
 // that disappeared leave every manager's set. That way a later apply conflicts
 // with, e.g., "kubectl-client-side-apply" over .spec.replicas.
-import { fieldSetOf, parentsOf, valueAt } from './fields-v1.ts';
-import type { FieldPath, FieldSet } from './fields-v1.ts';
+import { fieldWalkOf } from './fields-v1.ts';
 import { deepEqual } from './json-value.ts';
 import type { JsonMap } from './json-value.ts';
 import { managersOf, newEntry, sameManager, serialize, withManagedFields } from './managed-fields.ts';
@@ -21,34 +20,42 @@ export interface TrackUpdateOptions<T extends JsonMap> {
 
 export function trackUpdate<T extends JsonMap>(opts: TrackUpdateOptions<T>): T {
   const previousEntries = managersOf(opts.previous);
-  const sent = managersOf(opts.next);
   // A client that rewrites managedFields itself (e.g. to clear them) is obeyed, as in kube.
-  if (opts.next.metadata !== undefined && JSON.stringify(sent.map((m) => m.entry)) !== JSON.stringify(previousEntries.map((m) => m.entry))
-    && hasManagedFields(opts.next)) {
-    return opts.next;
+  // Asked only when it sent some: the comparison serialises every field set twice (ADR 0026).
+  if (hasManagedFields(opts.next)) {
+    const sent = managersOf(opts.next);
+    if (JSON.stringify(sent.map((m) => m.entry)) !== JSON.stringify(previousEntries.map((m) => m.entry))) return opts.next;
   }
-  const before: FieldSet = opts.previous ? fieldSetOf(opts.previous, opts.typeName) : new Set();
-  const after = fieldSetOf(opts.next, opts.typeName);
-  const parents = before.size > 0 ? parentsOf(after) : undefined;
-  const changed = [...after].filter((p) => {
-    if (!before.has(p)) return true;
-    if (parents?.has(p)) return false; // judged through its leaves
-    const path = JSON.parse(p) as FieldPath;
-    return !deepEqual(valueAt(opts.previous, path), valueAt(opts.next, path));
-  });
+  // One walk each, which also records every member's value (fieldWalkOf): no path parsed back.
+  const before = opts.previous ? fieldWalkOf(opts.previous, opts.typeName) : undefined;
+  const walked = fieldWalkOf(opts.next, opts.typeName);
+  const after = walked.set;
+  const changed: string[] = [];
+  for (const p of after) {
+    if (!before?.set.has(p)) changed.push(p);
+    else if (walked.parents.has(p)) continue; // judged through its leaves
+    else if (!deepEqual(before.values.get(p), walked.values.get(p))) changed.push(p);
+  }
 
   const managers = previousEntries;
   for (const m of managers) {
-    for (const p of [...m.set]) if (!after.has(p)) m.set.delete(p);
+    const size = m.set.size;
+    for (const p of m.set) if (!after.has(p)) m.set.delete(p); // deleting the current member while iterating a Set is safe
     if (!sameManager(m.entry, opts.manager, 'Update', opts.subresource)) for (const p of changed) m.set.delete(p);
+    // A set that lost nothing keeps the stored encoding (managersOf read it from there): no rebuild of
+    // a tree of every field per manager per write.
+    if (m.set.size === size) m.encoded = true;
   }
   const index = managers.findIndex((m) => sameManager(m.entry, opts.manager, 'Update', opts.subresource));
-  const mineSet = new Set([...(managers[index]?.set ?? []), ...changed]);
-  if (index >= 0 || mineSet.size > 0) {
-    const mine = newEntry({ manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, now: opts.now, subresource: opts.subresource, set: mineSet });
-    // The fresh entry's fieldsV1 was just built from mineSet: serialize may reuse it (one tree build per write, not two).
-    if (index >= 0) managers[index] = changed.length > 0 ? { ...mine, encoded: true } : { ...mine, entry: managers[index]?.entry ?? mine.entry };
-    else managers.push({ ...mine, encoded: true });
+  const existing = managers[index];
+  if (existing && changed.length === 0) {
+    // Nothing of the writer's changed: its entry (time included) stays; only a shrunk set is re-encoded.
+  } else if (existing || changed.length > 0) {
+    const mineSet = new Set([...(existing?.set ?? []), ...changed]);
+    // The fresh entry's fieldsV1 was just built from mineSet: serialize reuses it (one tree build per write, not two).
+    const mine = { ...newEntry({ manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, now: opts.now, subresource: opts.subresource, set: mineSet }), encoded: true };
+    if (existing) managers[index] = mine;
+    else managers.push(mine);
   }
   return withManagedFields(opts.next, serialize(managers));
 }

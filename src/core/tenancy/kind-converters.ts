@@ -11,7 +11,7 @@ import {
 import { toTenantCrdName, toTenantGroup, toTenantNamespace, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
 import { treatmentOf } from './kind-treatment.ts';
 import { checkCrdGroup } from './resource-classes.ts';
-import { forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
+import { dropTenantLabel, forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import type { TenantContext } from './tenant-context.ts';
 import { showTenantView } from '../propagation/host-hold.ts';
@@ -200,7 +200,7 @@ const workload: KindConverter = {
   },
   out(ctx, obj) {
     for (const t of templates(obj)) {
-      mapTemplateLabels(t, stripTenantLabel);
+      mapTemplateLabels(t, dropTenantLabel); // the object being translated out is the caller's: in place
       affinityOut(ctx, podSpecOfTemplate(t));
     }
     return true;

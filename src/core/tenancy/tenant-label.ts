@@ -1,19 +1,38 @@
 // The tenant label: forced onto every object (and every pod template, so the
 // pods, jobs and claims controllers make from it carry it too) on the way in,
 // removed on the way out. Whatever the tenant sends under that key is replaced.
+// A label map may hold thousands of entries (ADR 0026): nothing here copies one
+// only to find the label absent, and the way out deletes in place (the objects
+// translated out are the caller's own parse or copy), so the cost is O(1) per
+// object instead of one copy of every label per step.
 import { isObject, type KubeObject } from '../types.ts';
 import { TENANT_LABEL } from './tenant-id.ts';
 import { invalid, type ApiError } from '../api-error.ts';
 
+/** A copy of `labels` with the label set (never mutates: the map may be shared with the tenant's view of the write). */
 export function forceTenantLabel(id: string, labels: Record<string, string> | undefined): Record<string, string> {
   return { ...(labels ?? {}), [TENANT_LABEL]: id };
 }
 
-/** Removes the label; undefined when nothing is left, so an object sent without labels comes back without. */
+/** Removes the label, copying only when it is there; undefined when nothing is left, so an object sent without labels comes back without. */
 export function stripTenantLabel(labels: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!labels) return undefined;
+  if (!Object.hasOwn(labels, TENANT_LABEL)) return hasAnyKey(labels) ? labels : undefined;
   const { [TENANT_LABEL]: _removed, ...rest } = labels;
-  return Object.keys(rest).length > 0 ? rest : undefined;
+  return hasAnyKey(rest) ? rest : undefined;
+}
+
+/** Removes the label IN PLACE (for objects being translated out, which are the caller's to mutate); undefined when nothing is left. */
+export function dropTenantLabel(labels: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!labels) return undefined;
+  if (Object.hasOwn(labels, TENANT_LABEL)) delete labels[TENANT_LABEL];
+  return hasAnyKey(labels) ? labels : undefined;
+}
+
+/** Object.keys(o).length > 0 without building the key array of a map of thousands. */
+function hasAnyKey(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** Applies `map` to `holder.metadata.labels` when holder.metadata is an object. */
@@ -58,8 +77,9 @@ export function labelObject(id: string, obj: KubeObject): KubeObject {
   return obj;
 }
 
+/** On the way out: removes the label from the object's own label map, in place. Mutates and returns obj. */
 export function unlabelObject(obj: KubeObject): KubeObject {
-  const labels = stripTenantLabel(obj.metadata.labels);
+  const labels = dropTenantLabel(obj.metadata.labels);
   if (labels === undefined) delete obj.metadata.labels;
   else obj.metadata.labels = labels;
   return obj;
@@ -74,6 +94,6 @@ export function stripTenantLabelFromManagedFields(obj: KubeObject): void {
     const meta = entry.fieldsV1?.['f:metadata'];
     if (!isObject(meta) || !isObject(meta['f:labels'])) continue;
     delete meta['f:labels'][`f:${TENANT_LABEL}`];
-    if (Object.keys(meta['f:labels']).length === 0) delete meta['f:labels'];
+    if (!hasAnyKey(meta['f:labels'])) delete meta['f:labels'];
   }
 }

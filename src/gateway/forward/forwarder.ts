@@ -22,17 +22,22 @@ import { writeHeldKind, writesHeldKind } from './held-writes.ts';
 import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts';
 import { sendJsonBody } from '../respond.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
+import { createHeavyBodyGate, type HeavyBodyGate } from './heavy-body-gate.ts';
+import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
 
 /** The isolation guard on the exact object about to be sent (handler.ts's guard()), at the request's path unless told; throws to refuse. */
 export type GuardFinal = (upstreamObject: KubeObject, path?: string) => void;
 
 export interface Forwarder {
-  prepare(req: IncomingMessage, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<PreparedRequest>;
+  /** `res`, when given, bounds the tenant's large bodies to one at a time until it closes (heavy-body-gate.ts). */
+  prepare(req: IncomingMessage, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, res?: ServerResponse): Promise<PreparedRequest>;
   send(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, prepared: PreparedRequest, guardFinal: GuardFinal): Promise<void>;
 }
 
 const STREAMING_SUBRESOURCES = new Set(['log']);
+/** Verbs whose body the gateway reads, parses and translates. */
+const BODY_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const UPGRADE_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 
 /** The tenant's Pod Security level, forced on every Namespace it writes. */
@@ -42,11 +47,14 @@ export interface ForwarderOptions {
   podSecurityOf?: PodSecurityOf;
   /** Object admission (admission/write-admission.ts); default: none. */
   admission?: AdmissionChain;
+  /** Large bodies per tenant (heavy-body-gate.ts); default: one at a time. */
+  heavyBodies?: HeavyBodyGate;
 }
 
 export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
   const podSecurityOf = options.podSecurityOf ?? (() => 'baseline');
   const admission = options.admission ?? createAdmissionChain([]);
+  const heavyBodies = options.heavyBodies ?? createHeavyBodyGate();
   const targetOf = (ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): WriteTarget =>
     ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id) });
 
@@ -78,17 +86,20 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         return;
       }
       if (prepared.final) await vet(prepared.final);
+      // Serialising a large body for upstream is a step of its own (yield-to-loop.ts).
+      await yieldIfLarge(Number(req.headers['content-length'] ?? 0));
       pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
     });
   }
 
   return {
-    async prepare(req, ctx, info, fwd) {
+    async prepare(req, ctx, info, fwd, res) {
       const method = (req.method ?? 'GET').toUpperCase();
       const base = { method, path: fwd.path, query: fwd.query };
       if (UPGRADE_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'upgrade' };
       if (STREAMING_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'stream' };
       if (info.verb === 'watch') return { ...base, mode: 'watch' };
+      if (BODY_VERBS.has(info.verb)) await heavyBodies.enter(req, res, ctx.id);
       if (info.verb === 'create' || info.verb === 'update') {
         // The request decides the kind (request-kind.ts): the body's apiVersion and kind are checked, or filled.
         const target = targetOf(ctx, info, fwd);

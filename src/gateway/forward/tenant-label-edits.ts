@@ -20,7 +20,9 @@ export function mentionsTenantLabel(value: unknown, depth = 0): boolean {
   if (depth > MAX_DEPTH) return true; // deeper than any object kube accepts: refuse rather than skip
   if (Array.isArray(value)) return value.some((v) => mentionsTenantLabel(v, depth + 1));
   if (!isObject(value)) return false;
-  for (const [key, v] of Object.entries(value)) {
+  // for...in, not Object.entries(): no array of pairs for a map of thousands (ADR 0026). Parsed JSON has own keys only.
+  for (const key in value) {
+    const v = value[key];
     if (key === TENANT_LABEL) return true;
     if ((key === 'path' || key === 'from') && typeof v === 'string' && v.split('/').includes(POINTER_KEY)) return true;
     if (mentionsTenantLabel(v, depth + 1)) return true;

@@ -10,6 +10,7 @@ import { ApiError, internalError, REASON_CODES, toApiError, type StatusReason } 
 import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
 import { sendStatus, upstreamFailure } from './proxy-errors.ts';
+import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 
 export interface JsonResponseOptions {
   /** Rewrites the parsed body (in place or not); may throw an ApiError, which the tenant then gets instead. */
@@ -101,6 +102,7 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
   const headers: ResponseHeaders = safeResponseHeaders(upstreamRes, options.scrubWarning);
   const upstreamStatus = upstreamRes.statusCode ?? 502;
   let body: unknown;
+  let size = 0;
   try {
     let raw: Buffer | undefined = await readBody(upstreamRes);
     if (raw.length === 0) {
@@ -111,10 +113,14 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
     // Fail closed: a body we cannot parse is a body we cannot translate, and it may name other tenants.
     // An error answered in plain text keeps its code, in words of our own.
     if (!/json/i.test(String(upstreamRes.headers['content-type'] ?? ''))) throw plainTextError(upstreamStatus) ?? internalError('the server returned a response that could not be translated');
+    size = raw.length;
+    // A large answer is parsed, translated and serialised in separate turns of the loop (yield-to-loop.ts).
+    await yieldIfLarge(size);
     let text: string | undefined = raw.toString('utf8');
     raw = undefined; // Release the bytes before the parsed objects exist.
     body = JSON.parse(text);
     text = undefined;
+    await yieldIfLarge(size);
     body = options.translate(body);
   } catch (err) {
     // Upstream died mid-body: nothing of it was sent yet, so the client gets a 503 Status, not a reset.
@@ -126,6 +132,8 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
   headers['content-type'] ??= 'application/json';
   const field = bigArrayField(body);
   if (field === undefined) {
+    await yieldIfLarge(size);
+    if (res.destroyed) return;
     const text = JSON.stringify(body);
     headers['content-length'] = Buffer.byteLength(text);
     res.writeHead(status, headers);

@@ -1,0 +1,37 @@
+// Large request bodies, one at a time per tenant (ADR 0026). Each step of a
+// write (decode, translation, serialisation, the response's parse and
+// translation) is a synchronous turn of the one event loop whose length grows
+// with the body. Two of a tenant's 1 MB writes in flight put two such turns in
+// front of every other tenant's request instead of one; more would queue more.
+// Here a tenant's large write waits (its body unread, so its bytes wait in the
+// socket) until the tenant's previous large write has been answered. Small
+// bodies, and other tenants, never wait for it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OneAtATime } from '../../core/fairness/one-at-a-time.ts';
+
+/** A body at least this large takes its tenant's turn: kube's annotation bound, far above most objects. */
+export const LARGE_BODY_BYTES = 256 * 1024;
+
+/** Declared large, or of unknown length (chunked): judged before a byte is read. */
+export function isLargeBody(req: IncomingMessage, threshold = LARGE_BODY_BYTES): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) >= threshold;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+export interface HeavyBodyGate {
+  /** Resolves once this request may read its body; the turn is given back when `res` closes. */
+  enter(req: IncomingMessage, res: ServerResponse | undefined, tenantId: string): Promise<void>;
+}
+
+export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES): HeavyBodyGate {
+  const turns = new OneAtATime();
+  return {
+    async enter(req, res, tenantId) {
+      if (!res || !isLargeBody(req, threshold)) return;
+      const release = await turns.acquire(tenantId);
+      if (res.closed) release();
+      else res.once('close', release);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The heavy-body gate's bookkeeping (ADR 0026): one holder per key, waiters in
+// arrival order, other keys never wait, a release counts once.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { OneAtATime } from '../../../../src/core/fairness/one-at-a-time.ts';
+
+describe('OneAtATime', () => {
+  it('one holder per key; the next waiter gets the turn on release, in arrival order', async () => {
+    const gate = new OneAtATime();
+    const order: string[] = [];
+    const first = await gate.acquire('t1');
+    const second = gate.acquire('t1').then((release) => { order.push('second'); return release; });
+    const third = gate.acquire('t1').then((release) => { order.push('third'); return release; });
+    await Promise.resolve();
+    assert.deepEqual(order, []);
+    assert.equal(gate.waiting('t1'), 2);
+    first();
+    (await second)();
+    (await third)();
+    assert.deepEqual(order, ['second', 'third']);
+    assert.equal(gate.busyKeys(), 0);
+  });
+
+  it('another key never waits for a held one', async () => {
+    const gate = new OneAtATime();
+    const held = await gate.acquire('heavy');
+    const other = await gate.acquire('quiet');
+    assert.equal(gate.busyKeys(), 2);
+    other();
+    held();
+    assert.equal(gate.busyKeys(), 0);
+  });
+
+  it('a release called twice gives the turn back once', async () => {
+    const gate = new OneAtATime();
+    const first = await gate.acquire('t');
+    let granted = 0;
+    const next = gate.acquire('t').then((r) => { granted++; return r; });
+    const after = gate.acquire('t').then((r) => { granted++; return r; });
+    first();
+    first();
+    await next;
+    await Promise.resolve();
+    assert.equal(granted, 1, 'the second release must not skip the queue');
+    (await next)();
+    (await after)();
+    assert.equal(gate.busyKeys(), 0);
+  });
+});
