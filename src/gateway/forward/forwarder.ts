@@ -12,6 +12,7 @@ import { patchKindOf } from '../../http/request-body.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
 import { patchByReadModifyWrite } from './patch-by-update.ts';
+import { applyByDryRun } from './apply-by-dry-run.ts';
 import { bodyTypeOf, kindHintOf } from './body-type.ts';
 import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
@@ -58,6 +59,12 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         pipe.sendTranslated(res, ctx, answer.status, answer.body);
         return;
       }
+      if (prepared.final?.apply) {
+        // The merge happens upstream: the upstream's dry run of it is what is judged (apply-by-dry-run.ts).
+        const answer = await applyByDryRun({ upstream, target: targetOf(ctx, info, fwd), prepared, applied: prepared.final, vet });
+        pipe.sendTranslated(res, ctx, answer.status, answer.body);
+        return;
+      }
       if (prepared.final) await vet(prepared.final);
       pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
     });
@@ -90,7 +97,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
           if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('the apply body must be an object');
           const obj = patch as KubeObject;
           obj.metadata ??= {};
-          // The applied configuration is what admission judges: the merge happens upstream.
+          // The applied configuration is guarded here; the merged object before it is sent (write()).
           const final = translateWrite(target, obj, { source: 'body', verb: 'apply' });
           return { ...base, mode: 'json', body: final.upstream, guardBody: final.upstream, final: { ...final, apply: true }, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
         }
