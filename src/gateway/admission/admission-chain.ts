@@ -38,6 +38,11 @@ export interface FinalObject {
   tenant: KubeObject;
   /** Upstream terms: the exact object sent (translated, platform labels forced). */
   upstream: KubeObject;
+  /**
+   * A server-side apply: the applied configuration as the tenant sent it (tenant terms, settled), beside
+   * the merged `tenant`. An admitter that refuses edits which cannot apply looks at what was asked here.
+   */
+  applied?: KubeObject;
   /** The stored object before the write, tenant terms, when the gateway read it (patches). */
   stored?: KubeObject;
   /**

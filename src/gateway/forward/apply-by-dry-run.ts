@@ -59,7 +59,7 @@ export async function applyByDryRun(input: ApplyInput): Promise<UpstreamResponse
     const view = toTenantObject(ctx, structuredClone(merged));
     if (!view) throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, name: info.name }, 'the applied object would refer to something outside the tenant');
     const stored = live ? toTenantObject(ctx, structuredClone(live)) : undefined;
-    await input.vet({ tenant: view, upstream: merged, ...(stored ? { stored } : {}), apply: false });
+    await input.vet({ tenant: view, upstream: merged, applied: applied.tenant, ...(stored ? { stored } : {}), apply: false });
     const written = await upstream.request('PATCH', withQuery(prepared.path, prepared.query), body, APPLY);
     if (!isStale(written) || pinnedByCaller || attempt >= MAX_ATTEMPTS) return written;
   }
