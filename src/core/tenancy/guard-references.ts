@@ -5,6 +5,7 @@
 // prove is the tenant's own is refused.
 import { isObject } from '../types.ts';
 import type { GuardContext } from './guard-body.ts';
+import { at, list, tableReferenceRefusal } from './guard-reference-table.ts';
 
 type Obj = Record<string, unknown>;
 export interface GuardKind {
@@ -19,13 +20,6 @@ export interface GuardKind {
 const LABEL_KEY = 'tenancy.warren.dev/tenant';
 const RBAC = 'rbac.authorization.k8s.io';
 const PSA_MODES = ['enforce', 'audit', 'warn'];
-
-function at(obj: unknown, ...path: string[]): unknown {
-  let v: unknown = obj;
-  for (const key of path) v = isObject(v) ? v[key] : undefined;
-  return v;
-}
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** An upstream user or group name that names one of the tenant's own identities. */
 function ownIdentity(g: GuardContext, kind: 'User' | 'Group', name: unknown): boolean {
@@ -102,67 +96,18 @@ function namespaceRefusal(g: GuardContext, body: Obj, podSecurity: string | unde
   return undefined;
 }
 
-/** An ObjectReference-like holder whose namespace, when set, must be the tenant's. */
-function refNamespaceRefusal(g: GuardContext, ref: unknown, what: string): string | undefined {
-  if (ref === undefined) return undefined;
-  if (!isObject(ref)) return `malformed ${what}`;
-  if (ref.namespace !== undefined && ref.namespace !== '' && !g.owned(ref.namespace)) return `${what} in namespace ${String(ref.namespace)}, not the tenant's`;
-  if (typeof ref.apiVersion === 'string' && ref.apiVersion.includes('/') && !g.groupAllowed(ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')))) return `${what} to another tenant's group`;
-  return undefined;
-}
-
-function affinityRefusal(g: GuardContext, podSpec: unknown): string | undefined {
-  for (const kind of ['podAffinity', 'podAntiAffinity']) {
-    const a = at(podSpec, 'affinity', kind);
-    const terms = [...list(at(a, 'requiredDuringSchedulingIgnoredDuringExecution')), ...list(at(a, 'preferredDuringSchedulingIgnoredDuringExecution')).map((p) => at(p, 'podAffinityTerm'))];
-    for (const term of terms) {
-      for (const ns of list(at(term, 'namespaces'))) if (!g.owned(ns)) return `${kind} names namespace ${String(ns)}, not the tenant's`;
-      const selector = at(term, 'namespaceSelector');
-      if (selector !== undefined && at(selector, 'matchLabels', LABEL_KEY) !== g.tenantId) return `${kind} namespaceSelector without the tenant label`;
-    }
-  }
-  return undefined;
-}
-
-/** Pod specs inside the object: a Pod's own, a template's, a CronJob's job template's. */
-function podSpecs(kind: string, body: Obj): unknown[] {
-  if (kind === 'Pod') return [body.spec];
-  if (kind === 'PodTemplate') return [at(body, 'template', 'spec')];
-  if (kind === 'CronJob') return [at(body, 'spec', 'jobTemplate', 'spec', 'template', 'spec')];
-  return [at(body, 'spec', 'template', 'spec')];
-}
-const POD_HOLDERS = new Set(['/Pod', '/PodTemplate', '/ReplicationController', 'apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'apps/DaemonSet', 'batch/Job', 'batch/CronJob']);
-
-function serviceRefusal(g: GuardContext, body: Obj): string | undefined {
-  const external = at(body, 'spec', 'externalName');
-  if (typeof external !== 'string' || external === '') return undefined;
-  // `<svc>.<ns>.svc[.cluster.local]` reaches a Service inside the cluster: only the tenant's own namespaces.
-  const labels = external.replace(/\.$/, '').split('.');
-  const svc = labels.indexOf('svc');
-  if (svc >= 0 && !(svc === 2 && g.owned(labels[1]))) return `externalName ${external} points into a namespace that is not the tenant's`;
-  return undefined;
-}
-
 function pvcRefusal(g: GuardContext, body: Obj, create: boolean): string | undefined {
   const volumeName = at(body, 'spec', 'volumeName');
   // PersistentVolumes are the platform's: a new claim may not pick one by name (another tenant's released data).
+  // An update may keep what the platform's binder set; admission (pvc-volume-admitter.ts) judges a change.
   if (create && typeof volumeName === 'string' && volumeName !== '' && !g.owned(volumeName)) return `claim of volume ${volumeName}, not the tenant's`;
-  return refNamespaceRefusal(g, at(body, 'spec', 'dataSourceRef'), 'dataSourceRef');
+  return undefined;
 }
 
 function karmadaRefusal(g: GuardContext, kind: string, body: Obj): string | undefined {
-  if (kind.endsWith('Policy')) {
-    for (const s of list(at(body, 'spec', 'resourceSelectors'))) {
-      const why = refNamespaceRefusal(g, s, 'resourceSelector');
-      if (why) return why;
-    }
-    return undefined;
-  }
-  if (kind === 'ResourceBinding' || kind === 'ClusterResourceBinding') {
+  if (kind === 'ClusterResourceBinding') {
     const resource = at(body, 'spec', 'resource');
-    const why = refNamespaceRefusal(g, resource, 'binding resource');
-    if (why) return why;
-    if (kind === 'ClusterResourceBinding' && isObject(resource) && !resource.namespace && resource.name !== undefined) {
+    if (isObject(resource) && !resource.namespace && resource.name !== undefined) {
       const name = String(resource.name);
       if (!g.owned(name) && !g.owned(name.slice(name.indexOf('.') + 1))) return `binding resource ${name} is not the tenant's`;
     }
@@ -181,36 +126,15 @@ function karmadaRefusal(g: GuardContext, kind: string, body: Obj): string | unde
 /** Why the object's references must not reach the upstream, or undefined. */
 export function referenceRefusal(g: GuardContext, k: GuardKind, body: Obj): string | undefined {
   const key = `${k.group}/${k.kind}`;
-  if (POD_HOLDERS.has(key)) {
-    for (const spec of podSpecs(k.kind, body)) {
-      const why = affinityRefusal(g, spec);
-      if (why) return why;
-    }
-  }
+  const table = tableReferenceRefusal(g, k.group, k.kind, body);
+  if (table) return table;
   switch (key) {
     case `${RBAC}/RoleBinding`: return bindingRefusal(g, body, true);
     case `${RBAC}/ClusterRoleBinding`: return bindingRefusal(g, body, false);
     case `${RBAC}/ClusterRole`: return clusterRoleRefusal(g, body);
     case 'apiextensions.k8s.io/CustomResourceDefinition': return crdRefusal(g, body);
     case '/Namespace': return namespaceRefusal(g, body, k.podSecurity);
-    case '/Service': return serviceRefusal(g, body);
     case '/PersistentVolumeClaim': return pvcRefusal(g, body, k.create);
-    case '/Event': return refNamespaceRefusal(g, body.involvedObject, 'involvedObject') ?? refNamespaceRefusal(g, body.related, 'related');
-    case 'events.k8s.io/Event': return refNamespaceRefusal(g, body.regarding, 'regarding') ?? refNamespaceRefusal(g, body.related, 'related');
-    case '/Endpoints':
-      for (const subset of list(body.subsets)) {
-        for (const a of [...list(at(subset, 'addresses')), ...list(at(subset, 'notReadyAddresses'))]) {
-          const why = refNamespaceRefusal(g, at(a, 'targetRef'), 'targetRef');
-          if (why) return why;
-        }
-      }
-      return undefined;
-    case 'discovery.k8s.io/EndpointSlice':
-      for (const e of list(body.endpoints)) {
-        const why = refNamespaceRefusal(g, at(e, 'targetRef'), 'targetRef');
-        if (why) return why;
-      }
-      return undefined;
     default:
       if (k.group.endsWith('karmada.io')) return karmadaRefusal(g, k.kind, body);
       return undefined;

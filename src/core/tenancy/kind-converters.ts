@@ -4,6 +4,7 @@
 // that is not the tenant's in a field it cannot do without (the object is then
 // hidden); optional foreign references are removed instead of shown.
 import { isObject, type KubeObject } from '../types.ts';
+import { invalid } from '../api-error.ts';
 import {
   toTenantObjectReference, toTenantRoleRef, toTenantSubject, toUpstreamObjectReference, toUpstreamRoleRef, toUpstreamSubject,
   type ObjectReference, type RoleRef, type Subject,
@@ -13,6 +14,7 @@ import { treatmentOf } from './kind-treatment.ts';
 import { checkCrdGroup } from './resource-classes.ts';
 import { dropTenantLabel, forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
 import { addPrefix, stripPrefix } from './tenant-id.ts';
+import { toTenantDnsName, toTenantNamespaceSelector, toUpstreamDnsName, toUpstreamNamespaceSelector } from './namespace-references.ts';
 import type { TenantContext } from './tenant-context.ts';
 import { showTenantView } from '../propagation/host-hold.ts';
 
@@ -80,6 +82,28 @@ const clusterRole: KindConverter = {
   },
 };
 
+/** metadata.name is already upstream's when converters run: messages name the tenant's spelling. */
+function crdTenantName(ctx: TenantContext, obj: KubeObject): string {
+  const name = String(obj.metadata?.name ?? '');
+  return toTenantCrdName(ctx.id, name) ?? name;
+}
+
+/**
+ * The host apiserver itself calls a CRD's conversion webhook: by URL that is
+ * any address it can reach (its cloud metadata endpoint, another tenant's
+ * pods), so only a Service in the tenant's own namespaces is accepted.
+ */
+function refuseConversionWebhookUrl(ctx: TenantContext, obj: KubeObject): void {
+  const fields = [['spec', 'conversion', 'webhook', 'clientConfig'], ['spec', 'conversion', 'webhookClientConfig']];
+  for (const path of fields) {
+    const config = child(obj, ...path);
+    if (config?.url === undefined) continue;
+    throw invalid({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: crdTenantName(ctx, obj) }, [{
+      type: 'FieldValueForbidden', field: `${path.join('.')}.url`, message: 'Forbidden: a conversion webhook must be a service in one of your namespaces, not a URL',
+    }]);
+  }
+}
+
 const crd: KindConverter = {
   in(ctx, obj) {
     const spec = child(obj, 'spec');
@@ -90,6 +114,7 @@ const crd: KindConverter = {
       if (refused) throw refused;
       spec.group = toUpstreamGroup(ctx.id, spec.group);
     }
+    refuseConversionWebhookUrl(ctx, obj);
     const service = child(spec, 'conversion', 'webhook', 'clientConfig', 'service');
     if (service && typeof service.namespace === 'string') service.namespace = toUpstreamNamespace(ctx.id, service.namespace);
   },
@@ -174,19 +199,32 @@ function affinityIn(ctx: TenantContext, podSpec: unknown): void {
   for (const term of affinityTerms(podSpec)) {
     if (Array.isArray(term.namespaces)) term.namespaces = term.namespaces.map((ns) => (typeof ns === 'string' ? toUpstreamNamespace(ctx.id, ns) : ns));
     // A selector over namespaces would match every tenant's: it is narrowed to the tenant's own.
-    if (isObject(term.namespaceSelector)) term.namespaceSelector.matchLabels = forceTenantLabel(ctx.id, term.namespaceSelector.matchLabels as Record<string, string> | undefined);
+    if (isObject(term.namespaceSelector)) term.namespaceSelector = toUpstreamNamespaceSelector(ctx.id, term.namespaceSelector);
   }
+  dnsSearchesIn(ctx, podSpec);
+}
+
+/** A pod's DNS search domains `<ns>.svc.<domain>` name namespaces (hostAliases and nameservers are the pod's own). */
+function dnsSearchesIn(ctx: TenantContext, podSpec: unknown): void {
+  const dns = child(podSpec, 'dnsConfig');
+  if (dns && Array.isArray(dns.searches)) dns.searches = dns.searches.map((s) => (typeof s === 'string' ? toUpstreamDnsName(ctx.id, s) : s));
+}
+
+function dnsSearchesOut(ctx: TenantContext, podSpec: unknown): void {
+  const dns = child(podSpec, 'dnsConfig');
+  if (dns && Array.isArray(dns.searches)) dns.searches = dns.searches.map((s) => (typeof s === 'string' ? toTenantDnsName(ctx.id, s) : s)).filter((s) => s !== undefined);
 }
 
 function affinityOut(ctx: TenantContext, podSpec: unknown): void {
   for (const term of affinityTerms(podSpec)) {
     if (Array.isArray(term.namespaces)) term.namespaces = term.namespaces.map((ns) => (typeof ns === 'string' ? toTenantNamespace(ctx.id, ns) : undefined)).filter((ns) => ns !== undefined);
     if (isObject(term.namespaceSelector)) {
-      const labels = stripTenantLabel(term.namespaceSelector.matchLabels as Record<string, string> | undefined);
-      if (labels === undefined) delete term.namespaceSelector.matchLabels;
-      else term.namespaceSelector.matchLabels = labels;
+      const selector = toTenantNamespaceSelector(ctx.id, term.namespaceSelector);
+      if (selector === undefined) delete term.namespaceSelector;
+      else term.namespaceSelector = selector;
     }
   }
+  dnsSearchesOut(ctx, podSpec);
 }
 
 const podSpecOfTemplate = (template: unknown): unknown => child(template, 'spec');
@@ -220,28 +258,44 @@ const pod: KindConverter = {
 };
 
 /**
- * An ExternalName `<svc>.<ns>.svc[.<domain>]` names a Service inside the
- * cluster by its namespace: that namespace is the tenant's, prefixed. Other
- * names (outside the cluster) pass as they are.
+ * An ExternalName that is a cluster DNS name (`<svc>.<ns>.svc`, `<ip>.<ns>.pod`,
+ * ...; namespace-references.ts) names a namespace: the tenant's, prefixed.
+ * Other names (outside the cluster) pass as they are.
  */
-function mapExternalName(value: string, map: (ns: string) => string | undefined): string | undefined {
-  const labels = value.split('.');
-  if (labels.length < 3 || labels[2] !== 'svc' || labels[1] === undefined) return value;
-  const ns = map(labels[1]);
-  return ns === undefined ? undefined : [labels[0], ns, ...labels.slice(2)].join('.');
-}
-
 const service: KindConverter = {
   in(ctx, obj) {
     const spec = child(obj, 'spec');
-    if (spec && typeof spec.externalName === 'string') spec.externalName = mapExternalName(spec.externalName, (ns) => toUpstreamNamespace(ctx.id, ns));
+    if (spec && typeof spec.externalName === 'string') spec.externalName = toUpstreamDnsName(ctx.id, spec.externalName);
   },
   out(ctx, obj) {
     const spec = child(obj, 'spec');
     if (spec && typeof spec.externalName === 'string') {
-      const name = mapExternalName(spec.externalName, (ns) => toTenantNamespace(ctx.id, ns));
+      const name = toTenantDnsName(ctx.id, spec.externalName);
       if (name === undefined) return false; // points into another tenant's namespace: not this tenant's to see
       spec.externalName = name;
+    }
+    return true;
+  },
+};
+
+/** NetworkPolicy peers: a namespaceSelector (empty included) selects namespaces; narrowed to the tenant's. */
+function networkPolicyPeers(obj: KubeObject): Obj[] {
+  const spec = child(obj, 'spec');
+  return [...objects(spec?.ingress).flatMap((r) => objects(r.from)), ...objects(spec?.egress).flatMap((r) => objects(r.to))];
+}
+
+const networkPolicy: KindConverter = {
+  in(ctx, obj) {
+    for (const peer of networkPolicyPeers(obj)) {
+      if (isObject(peer.namespaceSelector)) peer.namespaceSelector = toUpstreamNamespaceSelector(ctx.id, peer.namespaceSelector);
+    }
+  },
+  out(ctx, obj) {
+    for (const peer of networkPolicyPeers(obj)) {
+      if (!isObject(peer.namespaceSelector)) continue;
+      const selector = toTenantNamespaceSelector(ctx.id, peer.namespaceSelector);
+      if (selector === undefined) return false; // a peer beyond the tenant: hidden rather than shown wider than it is
+      peer.namespaceSelector = selector;
     }
     return true;
   },
@@ -304,6 +358,7 @@ export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['/Namespace', namespace],
   ['/Pod', pod],
   ['/Service', service],
+  ['networking.k8s.io/NetworkPolicy', networkPolicy],
   ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRole', clusterRole],

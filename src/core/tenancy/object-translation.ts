@@ -14,6 +14,7 @@ import { addPrefix, stripPrefix } from './tenant-id.ts';
 import { labelObject, stripTenantLabelFromManagedFields, unlabelObject } from './tenant-label.ts';
 import type { TenantContext } from './tenant-context.ts';
 import { metadataShapeError } from './object-shape.ts';
+import { lastAppliedToTenant } from './last-applied.ts';
 import { badRequest } from '../api-error.ts';
 
 export interface ToUpstreamOptions {
@@ -112,6 +113,7 @@ export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject 
     }
   }
   unlabelObject(obj);
+  lastAppliedToTenant(ctx, obj, toTenantObject);
   if (meta.ownerReferences) {
     const refs = meta.ownerReferences.map((r) => toTenantOwnerReference(ctx, r)).filter((r) => r !== undefined);
     if (refs.length > 0) meta.ownerReferences = refs;

@@ -1,13 +1,18 @@
 // Admission: one ordered step of the write path, run once per write on the
 // final object (the create or update body; the patched object for JSON, merge
-// and strategic patches, which the gateway applies itself; the applied
-// configuration for server-side apply). The order is fixed and written once:
+// and strategic patches, which the gateway applies itself; for server-side
+// apply, the merged object the upstream's dry run of the apply answered,
+// forward/apply-by-dry-run.ts). The order is fixed and written once:
 //  1. RBAC escalation and bind (kube's registry checks): who may grant what
 //     comes first, before anything looks at the object's contents;
 //  2. Pod Security labels: a Namespace edit that would weaken the tenant's
 //     level is refused (the level itself is forced by translation);
 //  3. Karmada policy validation (Karmada's validating webhooks);
-//  4. quota: last, because it is the only admitter with state (the tenant's
+//  4. owner references: each new one names an object the tenant owns, by
+//     uid (read upstream: the host's garbage collector follows uids);
+//  5. PVC volumeName: a claim binds only to a volume offered to it (read
+//     upstream: PersistentVolumes are the platform's);
+//  6. quota: last, because it is the only admitter with state (the tenant's
 //     lock and usage snapshot) and an object refused above must not take it.
 // Each admitter may start per-write work before the write (quota takes its
 // lock, so the upstream write happens under it) and end it after the upstream
@@ -33,9 +38,17 @@ export interface FinalObject {
   tenant: KubeObject;
   /** Upstream terms: the exact object sent (translated, platform labels forced). */
   upstream: KubeObject;
+  /**
+   * A server-side apply: the applied configuration as the tenant sent it (tenant terms, settled), beside
+   * the merged `tenant`. An admitter that refuses edits which cannot apply looks at what was asked here.
+   */
+  applied?: KubeObject;
   /** The stored object before the write, tenant terms, when the gateway read it (patches). */
   stored?: KubeObject;
-  /** A server-side apply: `tenant` and `upstream` are applied configurations, merged upstream. */
+  /**
+   * `tenant` and `upstream` are an applied configuration, not the whole object. The write path
+   * judges a server-side apply on the upstream's merged dry-run result instead (apply: false).
+   */
   apply: boolean;
 }
 

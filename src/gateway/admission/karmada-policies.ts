@@ -5,10 +5,9 @@
 // object is judged in the tenant's terms, as the tenant wrote it, so causes
 // never show the tenant prefix. Create and update judge the body; a JSON, merge
 // or strategic patch judges the final object (the gateway applies it itself,
-// forward/patch-by-update.ts); a server-side apply judges the applied
-// configuration as sent (admission-chain.ts), since the merge happens upstream: a full manifest
-// (what `kubectl apply --server-side` sends) is judged exactly, a partial one
-// missing required fields is refused where Karmada might accept the merge.
+// forward/patch-by-update.ts); a server-side apply judges the merged object
+// the upstream's dry run of the apply answered (forward/apply-by-dry-run.ts),
+// so a partial applied configuration is judged as the policy it makes.
 //
 // Where Warren differs: Karmada's webhook answers with a denial (403, one flat
 // message); Warren answers 422 Invalid with one cause per field, which is what

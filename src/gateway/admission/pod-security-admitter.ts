@@ -30,7 +30,8 @@ export function podSecurityAdmitter(levelOf: (tenantId: string) => PodSecurityLe
       return {
         admit(final) {
           const level = levelOf(ctx.id);
-          const edit = podSecurityEdit(level, final.tenant, final.stored);
+          // For an apply, what was asked (the gateway forces the level, so the merge never shows it).
+          const edit = (final.applied ? podSecurityEdit(level, final.applied, final.stored) : undefined) ?? podSecurityEdit(level, final.tenant, final.stored);
           if (!edit) return;
           const subject = { resource: 'namespaces', verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(ctx.user !== undefined ? { user: ctx.user } : {}) };
           throw forbidden(subject, `the label ${edit.key} is set by the platform to "${forced(level, edit.key)}" for this tenant and cannot be set to "${edit.value}"`);

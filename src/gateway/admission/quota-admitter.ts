@@ -2,7 +2,7 @@
 // (admission-chain.ts). A counted write takes the tenant's lock when it starts
 // (quota-locks.ts) and keeps it until the upstream has answered, so the next
 // write of the tenant sees this one; the final object (create/update body,
-// patched object, applied configuration) is judged right before it is sent.
+// patched object, an apply's merged dry-run result) is judged right before it is sent.
 // Semantics: core/tenancy/quota; why a lock: docs/adr/0010-tenant-resource-quota.md.
 import type { ServerResponse } from 'node:http';
 import { hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';

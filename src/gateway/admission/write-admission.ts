@@ -9,6 +9,8 @@ import { rbacAdmitter } from './rbac-admitter.ts';
 import { podSecurityAdmitter } from './pod-security-admitter.ts';
 import { karmadaPolicyAdmitter } from './karmada-policies.ts';
 import { quotaAdmitter } from './quota-admitter.ts';
+import { ownerReferencesAdmitter } from './owner-references-admitter.ts';
+import { pvcVolumeAdmitter } from './pvc-volume-admitter.ts';
 
 export interface WriteAdmissionOptions {
   upstream: Upstream;
@@ -25,6 +27,8 @@ export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionC
     rbacAdmitter(options.policies, options.rbacCatchUp),
     podSecurityAdmitter(podSecurityLevelOf(options.tenants)),
     karmadaPolicyAdmitter(),
+    ownerReferencesAdmitter(options.upstream),
+    pvcVolumeAdmitter(options.upstream),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants }),
   ]);
 }

@@ -9,16 +9,17 @@ import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { requestKindOf } from '../../core/tenancy/request-kind.ts';
 import { patchKindOf } from '../../http/request-body.ts';
-import type { Upstream } from '../../kube/upstream.ts';
+import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
 import { patchByReadModifyWrite } from './patch-by-update.ts';
+import { applyByDryRun } from './apply-by-dry-run.ts';
 import { bodyTypeOf, kindHintOf } from './body-type.ts';
 import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { ResponsePipe } from './response-pipe.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 import { translateWrite, type WriteTarget } from './write-object.ts';
 import { refuseTenantLabelEdit } from './tenant-label-edits.ts';
-import { writeHeldKind, writesHeldKind } from './held-writes.ts';
+import { heldApplyRewrite, writeHeldKind, writesHeldKind } from './held-writes.ts';
 import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts';
 import { sendJsonBody } from '../respond.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
@@ -76,12 +77,19 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         pipe.sendTranslated(res, ctx, answer.status, answer.body);
         return;
       }
-      // Updates and applies of a kind with a held form read the live object first, to keep a held one held.
+      if (prepared.final?.apply) {
+        // The merge happens upstream: the upstream's dry run of it is what is judged (apply-by-dry-run.ts);
+        // an apply to a held object is held again before both the dry run and the real apply (ADR 0023).
+        const rewrite = writesHeldKind(info) ? heldApplyRewrite(info, ctx.user) : undefined;
+        const answer = await applyByDryRun({ upstream, target: targetOf(ctx, info, fwd), prepared, applied: prepared.final, vet, ...(rewrite ? { rewrite } : {}) });
+        sendWarning(res, ctx, answer);
+        pipe.sendTranslated(res, ctx, answer.status, answer.body);
+        return;
+      }
+      // Updates of a kind with a held form read the live object first, to keep a held one held.
       if (prepared.final && writesHeldKind(info)) {
         const answer = await writeHeldKind({ upstream, info, user: ctx.user, prepared: { ...prepared, final: prepared.final }, vet });
-        // The proxied path keeps upstream warnings (unknown fields under fieldValidation=Warn): so does this one, scrubbed.
-        const warning = answer.headers.warning;
-        if (typeof warning === 'string' && warning !== '') res.setHeader('Warning', scrubText(ctx.id, warning));
+        sendWarning(res, ctx, answer);
         pipe.sendTranslated(res, ctx, answer.status, answer.body);
         return;
       }
@@ -120,7 +128,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
           if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('the apply body must be an object');
           const obj = patch as KubeObject;
           obj.metadata ??= {};
-          // The applied configuration is what admission judges: the merge happens upstream.
+          // The applied configuration is guarded here; the merged object before it is sent (write()).
           const final = translateWrite(target, obj, { source: 'body', verb: 'apply' });
           return { ...base, mode: 'json', body: final.upstream, guardBody: final.upstream, final: { ...final, apply: true }, contentType: 'application/apply-patch+yaml', bodyConsumed: true };
         }
@@ -162,4 +170,10 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
 export function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** The proxied path keeps upstream warnings (unknown fields under fieldValidation=Warn): so do the read-then-write paths, scrubbed. */
+function sendWarning(res: ServerResponse, ctx: TenantContext, answer: UpstreamResponse): void {
+  const warning = answer.headers.warning;
+  if (typeof warning === 'string' && warning !== '') res.setHeader('Warning', scrubText(ctx.id, warning));
 }

@@ -45,6 +45,15 @@ export function heldBody(written: KubeObject, live: KubeObject, apply: boolean):
   return body;
 }
 
+/** For a server-side apply (apply-by-dry-run.ts): the applied configuration held again when the live object is held. */
+export function heldApplyRewrite(info: RequestInfo, user: string | undefined): (applied: KubeObject, live: KubeObject | undefined) => KubeObject {
+  return (applied, live) => {
+    if (!live) return applied;
+    if (isHeld(live) && info.subresource === 'status') throw refuseHeldStatusWrite(info, user);
+    return heldBody(applied, live, true);
+  };
+}
+
 function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
   return text ? `${path}?${text}` : path;

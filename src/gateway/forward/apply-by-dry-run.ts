@@ -1,0 +1,68 @@
+// Server-side apply, judged on what the upstream would store. The applied
+// configuration is only part of the object: the merge with fields other
+// managers own happens upstream, so a label-only apply to a ClusterRole whose
+// rules the caller does not hold passed RBAC escalation admission, which saw
+// no rules (issue 13). Computing the merge here would be a second SSA
+// implementation an attacker could play against the real one; instead the
+// upstream computes it: the same apply with dryRun=All answers the exact
+// merged object, which the isolation guard and admission judge (as for any
+// other write), and the real apply is then sent pinned to the resourceVersion
+// the dry run merged over, so a concurrent writer cannot slip something in
+// between (a conflict re-reads, as patch-by-update.ts does).
+import { forbidden } from '../../core/api-error.ts';
+import type { KubeObject } from '../../core/types.ts';
+import { toTenantObject } from '../../core/tenancy/object-translation.ts';
+import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
+import type { FinalObject } from '../admission/admission-chain.ts';
+import type { PreparedRequest } from './prepared-request.ts';
+import type { WriteTarget } from './write-object.ts';
+
+const MAX_ATTEMPTS = 5;
+const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+
+export interface ApplyInput {
+  upstream: Upstream;
+  target: WriteTarget;
+  prepared: PreparedRequest;
+  /** The applied configuration, translated (prepared.final). */
+  applied: FinalObject;
+  vet: (final: FinalObject) => Promise<void>;
+  /** What is sent for the applied configuration over the live object (a held object stays held, held-writes.ts). */
+  rewrite?: (applied: KubeObject, live: KubeObject | undefined) => KubeObject;
+}
+
+function withQuery(path: string, query: URLSearchParams): string {
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** A resourceVersion precondition failed (not an SSA field conflict, which is the caller's to see). */
+function isStale(res: UpstreamResponse): boolean {
+  const body = res.body as { reason?: string; message?: string } | undefined;
+  return res.status === 409 && body?.reason === 'Conflict' && (body.message ?? '').includes('the object has been modified');
+}
+
+export async function applyByDryRun(input: ApplyInput): Promise<UpstreamResponse> {
+  const { upstream, target, prepared, applied } = input;
+  const { ctx, info } = target;
+  const pinnedByCaller = Boolean(applied.upstream.metadata?.resourceVersion);
+  const dryQuery = new URLSearchParams(prepared.query);
+  dryQuery.set('dryRun', 'All');
+  for (let attempt = 1; ; attempt++) {
+    const current = await upstream.request<KubeObject>('GET', prepared.path);
+    if (current.status !== 200 && current.status !== 404) return current;
+    const live = current.status === 200 ? current.body : undefined;
+    const body = structuredClone(input.rewrite ? input.rewrite(applied.upstream, live) : applied.upstream);
+    // A create has nothing to pin; an object that appears meanwhile is the tenant's own namespace's.
+    if (live && !pinnedByCaller) body.metadata.resourceVersion = live.metadata.resourceVersion;
+    const dry = await upstream.request<KubeObject>('PATCH', withQuery(prepared.path, dryQuery), body, APPLY);
+    if (dry.status < 200 || dry.status >= 300) return dry; // the upstream's own refusal (field conflicts, validation)
+    const merged = dry.body;
+    const view = toTenantObject(ctx, structuredClone(merged));
+    if (!view) throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, name: info.name }, 'the applied object would refer to something outside the tenant');
+    const stored = live ? toTenantObject(ctx, structuredClone(live)) : undefined;
+    await input.vet({ tenant: view, upstream: merged, applied: applied.tenant, ...(stored ? { stored } : {}), apply: false });
+    const written = await upstream.request('PATCH', withQuery(prepared.path, prepared.query), body, APPLY);
+    if (!isStale(written) || pinnedByCaller || attempt >= MAX_ATTEMPTS) return written;
+  }
+}
