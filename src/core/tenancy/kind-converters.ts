@@ -14,6 +14,7 @@ import { checkCrdGroup } from './resource-classes.ts';
 import { forceTenantLabel, mapTemplateLabels, stripTenantLabel } from './tenant-label.ts';
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import type { TenantContext } from './tenant-context.ts';
+import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
 
 type Obj = Record<string, unknown>;
 export interface KindConverter {
@@ -291,10 +292,20 @@ const namespace: KindConverter = {
   },
 };
 
+// A token Secret would be filled with a host credential (ADR 0028); the way out redacts by shape (object-translation.ts).
+const secret: KindConverter = {
+  in(_ctx, obj) {
+    const refused = serviceAccountTokenSecretRefusal(obj);
+    if (refused) throw refused;
+  },
+  out: () => true,
+};
+
 /** Keyed by `<group>/<Kind>` in tenant spelling ('' group for core). */
 export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['/Namespace', namespace],
   ['/Pod', pod],
+  ['/Secret', secret],
   ['/Service', service],
   ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],

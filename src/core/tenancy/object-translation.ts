@@ -15,6 +15,7 @@ import { labelObject, stripTenantLabelFromManagedFields, unlabelObject } from '.
 import type { TenantContext } from './tenant-context.ts';
 import { metadataShapeError } from './object-shape.ts';
 import { badRequest } from '../api-error.ts';
+import { redactServiceAccountToken } from './service-account-tokens.ts';
 
 export interface ToUpstreamOptions {
   /** Scope from the request path, for custom kinds whose CRD the context cannot tell. */
@@ -112,6 +113,8 @@ export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject 
     }
   }
   unlabelObject(obj);
+  // By shape, before any kind-specific step: list items carry no kind (ADR 0028).
+  redactServiceAccountToken(obj, meta.namespace);
   if (meta.ownerReferences) {
     const refs = meta.ownerReferences.map((r) => toTenantOwnerReference(ctx, r)).filter((r) => r !== undefined);
     if (refs.length > 0) meta.ownerReferences = refs;
