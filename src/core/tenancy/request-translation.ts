@@ -7,6 +7,9 @@ import { classify, type ResourceClass } from './resource-classes.ts';
 import { isTenantCrdGroupOf, type TenantContext } from './tenant-context.ts';
 import { toTenantCrdName, toUpstreamClusterName, toUpstreamCrdName, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
 import { toUpstreamLabelSelector } from './label-selector-translation.ts';
+import { toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 import { toUpstreamFieldSelector } from './field-selector-translation.ts';
 import { escapeFieldValue } from '../selectors/index.ts';
 
@@ -129,7 +132,10 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   // Cluster-wide shared objects belong to no tenant; anything else without a namespace spans tenants.
   const spansTenants = !t.namespace && !(c.class === 'shared-read-only' && !t.namespaced);
   if (COLLECTION_VERBS.has(info.verb) || query.has('labelSelector')) {
-    const selector = toUpstreamLabelSelector(ctx.id, query.get('labelSelector') ?? '', { requireTenantLabel: spansTenants && COLLECTION_VERBS.has(info.verb) });
+    const selector = toUpstreamLabelSelector(ctx.id, query.get('labelSelector') ?? '', {
+      requireTenantLabel: spansTenants && COLLECTION_VERBS.has(info.verb),
+      ...(info.apiGroup === RBAC_GROUP && info.resource === 'clusterroles' ? { mapKey: (key: string) => toUpstreamRoleLabelKey(ctx.id, key) } : {}),
+    });
     if (selector) out.set('labelSelector', selector);
     else out.delete('labelSelector');
   }
