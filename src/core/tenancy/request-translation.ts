@@ -32,7 +32,11 @@ export interface GatewayAnswered {
   action: 'answer';
   verb: string;
   group: string;
+  /** `resource` or `resource/subresource` (serviceaccounts/token). */
   resource: string;
+  /** For an answered subresource: the object's namespace and name, in tenant terms. */
+  namespace?: string;
+  name?: string;
 }
 
 export type TranslatedRequest = ForwardedRequest | GatewayAnswered;
@@ -109,6 +113,11 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   if (c.class === 'denied') throw refuse(ctx, info, 'the resource is not available to tenants');
   if (c.class === 'gateway-answered') return { action: 'answer', verb: info.verb, group: info.apiGroup, resource: info.resource };
   if (c.class === 'shared-read-only' && !READ_VERBS.has(info.verb)) throw refuse(ctx, info, 'the resource is shared and read-only');
+  if (c.class !== 'tenant-custom' && info.subresource && c.row.answeredSubresources?.includes(info.subresource)) {
+    // kube serves only create on these (TokenRequest): anything else is 405, as there.
+    if (info.verb !== 'create' || !info.namespace || !info.name) throw methodNotAllowed();
+    return { action: 'answer', verb: info.verb, group: info.apiGroup, resource: `${info.resource}/${info.subresource}`, namespace: info.namespace, name: info.name };
+  }
   if (c.class !== 'tenant-custom' && info.subresource && c.row.deniedSubresources?.includes(info.subresource)) {
     throw refuse(ctx, { ...info, resource: `${info.resource}/${info.subresource}` }, 'the subresource is not available to tenants');
   }
