@@ -33,7 +33,8 @@
 // arrival to its response's close; while the gateway drains, new requests get
 // 503 after the probes (which must keep answering: /readyz then says 500).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, toApiError } from '../core/api-error.ts';
+import { ApiError, methodNotAllowed, toApiError } from '../core/api-error.ts';
+import type { KubeObject } from '../core/types.ts';
 import { requirePlainObjectAccepted } from '../core/plain-media-type.ts';
 import { parseRequestInfo, type RequestInfo } from '../core/request-info.ts';
 import { translateRequest, type ForwardedRequest } from '../core/tenancy/request-translation.ts';
@@ -52,6 +53,7 @@ import { sendGatewayError, sendJsonBody } from './respond.ts';
 import type { Forwarder } from './forward/forwarder.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import { withImpersonation } from './authn/impersonation.ts';
+import type { TokenRequestTarget } from './authn/token-request.ts';
 import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from './tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
@@ -83,6 +85,8 @@ export interface GatewayDeps {
   serveClusters?(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   /** Tenants' virtual nodes (ADR 30); absent: nodes answer 404. */
   serveNodes?: ServeNodes;
+  /** TokenRequest for a tenant ServiceAccount, answered with a Warren token (authn/token-request.ts); absent: 405. */
+  tokenRequests?(req: IncomingMessage, target: TokenRequestTarget): Promise<KubeObject>;
   version(): Promise<unknown>;
   jwks(): unknown;
   /** /readyz 200 or 500, when no named checks (health) are given. */
@@ -175,6 +179,12 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   if (translated.action === 'answer') requirePlainObjectAccepted(req.headers.accept);
   if (translated.action === 'answer' && translated.resource === 'selfsubjectreviews') {
     sendJsonBody(res, 201, await answerSelfSubjectReview(req, identity, info.apiVersion));
+    return;
+  }
+  if (translated.action === 'answer' && translated.resource === 'serviceaccounts/token') {
+    if (!deps.tokenRequests) throw methodNotAllowed();
+    const target = { tenantId: identity.tenantId, tenantUid: tenant.uid, namespace: translated.namespace ?? '', name: translated.name ?? '' };
+    sendJsonBody(res, 201, await deps.tokenRequests(req, target));
     return;
   }
   if (translated.action === 'answer') {

@@ -17,6 +17,12 @@ export interface Identity {
   tenantUid?: string;
   /** When the credential was issued (certificate notBefore, JWT iat): checked against the tenant's revocation point. */
   issuedAt: Date;
+  /**
+   * Set for a ServiceAccount token Warren issued (TokenRequest, ADR 0028): the
+   * ServiceAccount it names, in tenant terms, with the uid it was issued for.
+   * Authentication checks that this ServiceAccount still exists with that uid.
+   */
+  serviceAccount?: { namespace: string; name: string; uid: string };
   /** Set by impersonation: the UID asked for with Impersonate-Uid. */
   uid?: string;
   /** Set by impersonation: Impersonate-Extra-* values, by lower-cased key. */

@@ -16,6 +16,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
 import { createTokenAuthenticator, type OidcIssuerConfig } from './authn/bearer-token.ts';
 import { createAuthenticator } from './authn/authenticate.ts';
+import { createServiceAccountLookup } from './authn/service-account-lookup.ts';
+import { answerTokenRequest, type TokenRequestTarget } from './authn/token-request.ts';
 import { createGatewayTlsOptions, refuseUnverifiedClientCertificates } from './authn/tls-listener.ts';
 import { publicJwks, DEFAULT_ISSUER, DEFAULT_AUDIENCE, type SigningKeySet } from './credentials/signing-keys.ts';
 import { createTenantPolicies } from './authz/tenant-policies.ts';
@@ -147,7 +149,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
   });
   let versionCache: unknown;
-  const authenticate = createAuthenticator({ tenants: directory, tokens });
+  const serviceAccounts = createServiceAccountLookup(upstream);
+  const authenticate = createAuthenticator({ tenants: directory, tokens, serviceAccounts });
   const policies = createTenantPolicies(rbac);
   const rbacCatchUp = (timeoutMs: number) => rbac.catchUp(timeoutMs);
   const deps = {
@@ -166,6 +169,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     serveClusters: createClusterServer(upstream, directory),
     serveNodes: createNodeView({ upstream, cache, version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body) }),
+    tokenRequests: (req: IncomingMessage, target: TokenRequestTarget) => answerTokenRequest(req, target, {
+      keys: () => secrets.signingKeys, issuer: options.issuer ?? DEFAULT_ISSUER, audience: DEFAULT_AUDIENCE, serviceAccounts,
+    }),
     version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body),
     jwks: () => publicJwks(secrets.signingKeys),
     ready: () => ready && (options.readiness?.() ?? true),

@@ -17,6 +17,8 @@ import { addPrefix, stripPrefix } from './tenant-id.ts';
 import { toTenantDnsName, toTenantNamespaceSelector, toUpstreamDnsName, toUpstreamNamespaceSelector } from './namespace-references.ts';
 import type { TenantContext } from './tenant-context.ts';
 import { showTenantView } from '../propagation/host-hold.ts';
+import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
+import { mapLabelKeys, MAX_LABEL_PREFIX, overlongRoleLabelKey, toTenantRoleLabelKey, toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
 
 type Obj = Record<string, unknown>;
 export interface KindConverter {
@@ -65,18 +67,59 @@ const rbacBinding: KindConverter = {
   },
 };
 
-// An aggregated ClusterRole would otherwise pick up rules from every ClusterRole upstream.
+// An aggregated ClusterRole would otherwise pick up rules from every ClusterRole upstream; and
+// a tenant role's label keys are moved out of the host's reach (cluster-role-labels.ts, ADR 0028).
+function selectorsOf(obj: KubeObject): Obj[] {
+  return objects(child(obj, 'aggregationRule')?.clusterRoleSelectors);
+}
+
+function mapSelectorKeys(selector: Obj, map: (key: string) => string): void {
+  if (isObject(selector.matchLabels)) selector.matchLabels = mapLabelKeys(selector.matchLabels as Record<string, string>, map);
+  for (const e of objects(selector.matchExpressions)) if (typeof e.key === 'string') e.key = map(e.key);
+}
+
+/** managedFields record label keys as `f:<key>` under f:metadata.f:labels. */
+function mapManagedLabelKeys(obj: KubeObject, map: (key: string) => string): void {
+  for (const entry of obj.metadata.managedFields ?? []) {
+    const labels = child(entry.fieldsV1, 'f:metadata', 'f:labels');
+    if (!labels) continue;
+    for (const field of Object.keys(labels)) {
+      if (!field.startsWith('f:')) continue;
+      const mapped = `f:${map(field.slice(2))}`;
+      if (mapped === field) continue;
+      labels[mapped] = labels[field];
+      delete labels[field];
+    }
+  }
+}
+
 const clusterRole: KindConverter = {
   in(ctx, obj) {
-    for (const s of objects(child(obj, 'aggregationRule')?.clusterRoleSelectors)) {
+    const up = (key: string): string => toUpstreamRoleLabelKey(ctx.id, key);
+    const overlong = overlongRoleLabelKey(ctx.id, obj.metadata.labels);
+    if (overlong !== undefined) {
+      const name = String(obj.metadata.name ?? '');
+      throw invalid({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: stripPrefix(ctx.id, name) ?? name }, [{
+        type: 'FieldValueInvalid', field: 'metadata.labels',
+        message: `Invalid value: ${JSON.stringify(overlong)}: a ClusterRole's label key prefix may be at most ${MAX_LABEL_PREFIX - ctx.id.length - 1} characters here`,
+      }]);
+    }
+    obj.metadata.labels = mapLabelKeys(obj.metadata.labels, up);
+    mapManagedLabelKeys(obj, up);
+    for (const s of selectorsOf(obj)) {
+      mapSelectorKeys(s, up);
       s.matchLabels = forceTenantLabel(ctx.id, s.matchLabels as Record<string, string> | undefined);
     }
   },
-  out(_ctx, obj) {
-    for (const s of objects(child(obj, 'aggregationRule')?.clusterRoleSelectors)) {
+  out(ctx, obj) {
+    const down = (key: string): string => toTenantRoleLabelKey(ctx.id, key);
+    if (obj.metadata.labels) obj.metadata.labels = mapLabelKeys(obj.metadata.labels, down);
+    mapManagedLabelKeys(obj, down);
+    for (const s of selectorsOf(obj)) {
       const labels = stripTenantLabel(s.matchLabels as Record<string, string> | undefined);
       if (labels === undefined) delete s.matchLabels;
       else s.matchLabels = labels;
+      mapSelectorKeys(s, down);
     }
     return true;
   },
@@ -353,10 +396,20 @@ const namespace: KindConverter = {
   },
 };
 
+// A token Secret would be filled with a host credential (ADR 0028); the way out redacts by shape (object-translation.ts).
+const secret: KindConverter = {
+  in(_ctx, obj) {
+    const refused = serviceAccountTokenSecretRefusal(obj);
+    if (refused) throw refused;
+  },
+  out: () => true,
+};
+
 /** Keyed by `<group>/<Kind>` in tenant spelling ('' group for core). */
 export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['/Namespace', namespace],
   ['/Pod', pod],
+  ['/Secret', secret],
   ['/Service', service],
   ['networking.k8s.io/NetworkPolicy', networkPolicy],
   ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],

@@ -13,6 +13,8 @@ export interface LabelSelectorOptions {
    * cluster-scoped objects, where the namespace prefix alone does not isolate.
    */
   requireTenantLabel: boolean;
+  /** Maps the tenant's own keys (ClusterRoles keep their label keys in the tenant's space, cluster-role-labels.ts). */
+  mapKey?: (key: string) => string;
 }
 
 const ABSENCE_OPERATORS = new Set(['!', '!=', 'notin']);
@@ -20,7 +22,8 @@ const ABSENCE_OPERATORS = new Set(['!', '!=', 'notin']);
 /** The upstream selector string ('' when it selects everything). Throws BadRequest for a malformed selector. */
 export function toUpstreamLabelSelector(id: string, selector: string, options: LabelSelectorOptions): string {
   const requirements = parseLabelSelector(selector);
-  const own = requirements.filter((r) => r.key !== TENANT_LABEL);
+  const map = options.mapKey ?? ((key: string) => key);
+  const own = requirements.filter((r) => r.key !== TENANT_LABEL).map((r) => ({ ...r, key: map(r.key) }));
   const impossible = requirements.some((r) => r.key === TENANT_LABEL && !ABSENCE_OPERATORS.has(r.operator));
   const added: LabelRequirement[] = [];
   if (options.requireTenantLabel || impossible) added.push({ key: TENANT_LABEL, operator: '=', values: [id] });

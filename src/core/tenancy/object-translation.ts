@@ -16,6 +16,7 @@ import type { TenantContext } from './tenant-context.ts';
 import { metadataShapeError } from './object-shape.ts';
 import { lastAppliedToTenant } from './last-applied.ts';
 import { badRequest } from '../api-error.ts';
+import { redactServiceAccountToken } from './service-account-tokens.ts';
 
 export interface ToUpstreamOptions {
   /** Scope from the request path, for custom kinds whose CRD the context cannot tell. */
@@ -113,6 +114,8 @@ export function toTenantObject(ctx: TenantContext, obj: KubeObject): KubeObject 
     }
   }
   unlabelObject(obj);
+  // By shape, before any kind-specific step: list items carry no kind (ADR 0028).
+  redactServiceAccountToken(obj, meta.namespace);
   lastAppliedToTenant(ctx, obj, toTenantObject);
   if (meta.ownerReferences) {
     const refs = meta.ownerReferences.map((r) => toTenantOwnerReference(ctx, r)).filter((r) => r !== undefined);

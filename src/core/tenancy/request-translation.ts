@@ -7,6 +7,9 @@ import { classify, type ResourceClass } from './resource-classes.ts';
 import { isTenantCrdGroupOf, type TenantContext } from './tenant-context.ts';
 import { toTenantCrdName, toUpstreamClusterName, toUpstreamCrdName, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
 import { toUpstreamLabelSelector } from './label-selector-translation.ts';
+import { toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 import { toUpstreamFieldSelector } from './field-selector-translation.ts';
 import { escapeFieldValue } from '../selectors/index.ts';
 
@@ -29,7 +32,11 @@ export interface GatewayAnswered {
   action: 'answer';
   verb: string;
   group: string;
+  /** `resource` or `resource/subresource` (serviceaccounts/token). */
   resource: string;
+  /** For an answered subresource: the object's namespace and name, in tenant terms. */
+  namespace?: string;
+  name?: string;
 }
 
 /** A read of a view the gateway builds itself (nodes, ADR 30): never forwarded. */
@@ -116,6 +123,11 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   if (c.class === 'denied') throw refuse(ctx, info, 'the resource is not available to tenants');
   if (c.class === 'gateway-answered') return { action: 'answer', verb: info.verb, group: info.apiGroup, resource: info.resource };
   if (c.class === 'shared-read-only' && !READ_VERBS.has(info.verb)) throw refuse(ctx, info, 'the resource is shared and read-only');
+  if (c.class !== 'tenant-custom' && info.subresource && c.row.answeredSubresources?.includes(info.subresource)) {
+    // kube serves only create on these (TokenRequest): anything else is 405, as there.
+    if (info.verb !== 'create' || !info.namespace || !info.name) throw methodNotAllowed();
+    return { action: 'answer', verb: info.verb, group: info.apiGroup, resource: `${info.resource}/${info.subresource}`, namespace: info.namespace, name: info.name };
+  }
   if (c.class === 'tenant-view') {
     if (info.subresource) throw refuse(ctx, { ...info, resource: `${info.resource}/${info.subresource}` }, 'the subresource is not available to tenants');
     if (!READ_VERBS.has(info.verb)) throw refuse(ctx, info, READ_ONLY_VIEW);
@@ -144,7 +156,10 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
   // Cluster-wide shared objects belong to no tenant; anything else without a namespace spans tenants.
   const spansTenants = !t.namespace && !(c.class === 'shared-read-only' && !t.namespaced);
   if (COLLECTION_VERBS.has(info.verb) || query.has('labelSelector')) {
-    const selector = toUpstreamLabelSelector(ctx.id, query.get('labelSelector') ?? '', { requireTenantLabel: spansTenants && COLLECTION_VERBS.has(info.verb) });
+    const selector = toUpstreamLabelSelector(ctx.id, query.get('labelSelector') ?? '', {
+      requireTenantLabel: spansTenants && COLLECTION_VERBS.has(info.verb),
+      ...(info.apiGroup === RBAC_GROUP && info.resource === 'clusterroles' ? { mapKey: (key: string) => toUpstreamRoleLabelKey(ctx.id, key) } : {}),
+    });
     if (selector) out.set('labelSelector', selector);
     else out.delete('labelSelector');
   }

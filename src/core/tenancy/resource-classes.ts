@@ -37,6 +37,8 @@ export interface ResourceClassRow {
   class: Exclude<ResourceClass, 'tenant-custom'>;
   /** Subresources refused even though the resource itself is allowed (why: see the row). */
   deniedSubresources?: string[];
+  /** Subresources the gateway answers itself (create only), never forwarded: serviceaccounts/token (ADR 0028). */
+  answeredSubresources?: string[];
   /**
    * The tenant's own objects that only the platform writes: tenants get get/list/watch,
    * every other verb (subresources included) is refused with this reason.
@@ -44,7 +46,7 @@ export interface ResourceClassRow {
   readOnly?: string;
 }
 
-type Override = Pick<ResourceClassRow, 'class' | 'deniedSubresources'>;
+type Override = Pick<ResourceClassRow, 'class' | 'deniedSubresources' | 'answeredSubresources'>;
 
 // Built-in resources whose class is not the default (namespaced → tenant-namespaced).
 const BUILTIN_CLASSES: Record<string, Override> = {
@@ -66,9 +68,10 @@ const BUILTIN_CLASSES: Record<string, Override> = {
   'validatingwebhookconfigurations.admissionregistration.k8s.io': { class: 'denied' },
   'validatingadmissionpolicies.admissionregistration.k8s.io': { class: 'denied' },
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': { class: 'denied' },
-  // A token minted upstream would be valid against the upstream directly,
-  // bypassing the gateway; pods/binding would let a tenant pick nodes itself.
-  serviceaccounts: { class: 'tenant-namespaced', deniedSubresources: ['token'] },
+  // A token minted upstream would be valid against the upstream directly, bypassing the
+  // gateway: the gateway answers TokenRequest with its own token (ADR 0028).
+  // pods/binding would let a tenant pick nodes itself.
+  serviceaccounts: { class: 'tenant-namespaced', answeredSubresources: ['token'] },
   pods: { class: 'tenant-namespaced', deniedSubresources: ['binding'] },
 };
 
@@ -109,6 +112,7 @@ function builtinRow(def: (typeof BUILTIN_RESOURCES)[number]): ResourceClassRow {
     class: override?.class ?? (def.namespaced ? 'tenant-namespaced' : 'denied'),
   };
   if (override?.deniedSubresources) row.deniedSubresources = override.deniedSubresources;
+  if (override?.answeredSubresources) row.answeredSubresources = override.answeredSubresources;
   return row;
 }
 

@@ -10,11 +10,26 @@ import { heldRowCells } from '../propagation/held-table.ts';
 
 export function toTenantList(ctx: TenantContext, list: KubeList): KubeList {
   const before = list.items.length;
-  list.items = list.items.map((item) => toTenantObject(ctx, item)).filter((item) => item !== undefined);
+  list.items = list.items.map((item) => toTenantItem(ctx, list, item)).filter((item) => item !== undefined);
   list.apiVersion = apiVersionToTenant(ctx, list.apiVersion) ?? list.apiVersion;
   // A count of upstream items we did not show would be wrong (and would leak that they exist).
   if (list.items.length !== before) delete list.metadata.remainingItemCount;
   return list;
+}
+
+/**
+ * A real apiserver sends list items without kind and apiVersion: the kind's
+ * own translation (RBAC subjects and roleRefs, ClusterRole label keys...) needs
+ * them, so they are lent from the list for the translation and taken back.
+ */
+function toTenantItem(ctx: TenantContext, list: KubeList, item: KubeObject): KubeObject | undefined {
+  const lend = item.kind === undefined && typeof list.kind === 'string' && list.kind.endsWith('List') && typeof list.apiVersion === 'string';
+  if (!lend) return toTenantObject(ctx, item);
+  item.kind = list.kind.slice(0, -'List'.length);
+  item.apiVersion = list.apiVersion;
+  const view = toTenantObject(ctx, item);
+  if (view) { delete view.kind; delete view.apiVersion; }
+  return view;
 }
 
 /**

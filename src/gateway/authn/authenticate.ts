@@ -14,10 +14,16 @@ import type { TokenAuthenticator } from './bearer-token.ts';
 import { identityFromClientCertificate } from './client-certificate.ts';
 import { bindingRefusal, isRevoked } from './revocation.ts';
 import { unauthorized } from './unauthorized.ts';
+import type { ServiceAccountLookup } from './service-account-lookup.ts';
 
 export interface AuthenticatorOptions {
   tenants: TenantDirectory;
   tokens: TokenAuthenticator;
+  /**
+   * ServiceAccount tokens (ADR 0028) are refused unless their ServiceAccount still
+   * exists with the uid they were issued for; without a lookup they are refused.
+   */
+  serviceAccounts?: Pick<ServiceAccountLookup, 'cachedUidOf'>;
   /** The clock; tests move it. */
   now?: () => Date;
 }
@@ -73,6 +79,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     // refuses the deleted one's credentials (break 8, ADR 0025).
     const notOurs = bindingRefusal(identity, tenant);
     if (notOurs) throw unauthorized(notOurs);
+    const sa = identity.serviceAccount;
+    if (sa) {
+      const uid = await options.serviceAccounts?.cachedUidOf(tenant.id, sa.namespace, sa.name);
+      if (uid !== sa.uid) throw unauthorized(`service account ${sa.namespace}/${sa.name} (uid ${sa.uid}) no longer exists`);
+    }
     if (tenant.phase === 'Terminating') throw tenantBeingDeleted();
     return identity;
   };

@@ -12,6 +12,7 @@ import type { SigningKeySet } from '../credentials/signing-keys.ts';
 import { httpsFetchWithCa } from './jwks-fetch.ts';
 import { unauthorized } from './unauthorized.ts';
 import { isTenantUid, TENANT_UID_CLAIM } from '../credentials/tenant-binding.ts';
+import { serviceAccountGroups, serviceAccountOf } from './service-account-claims.ts';
 
 /** Clock skew tolerated on exp, nbf and iat, as agreed for the gateway. */
 export const CLOCK_SKEW_SECONDS = 30;
@@ -136,7 +137,24 @@ function identityFrom(payload: JWTPayload, rule: IssuerRule, now: Date): Identit
     if (typeof uid !== 'string' || !isTenantUid(uid)) throw unauthorized(`token has a malformed ${TENANT_UID_CLAIM} claim`);
     identity.tenantUid = uid;
   }
+  if (!rule.external) withServiceAccount(identity, payload);
   return identity;
+}
+
+/**
+ * A ServiceAccount token (TokenRequest, ADR 0028) acts as that ServiceAccount
+ * and nothing else: its groups are kube's ServiceAccount groups whatever the
+ * token says, and it must be bound to a Tenant object. A Warren token whose
+ * subject is a ServiceAccount user without the claim is refused, so no other
+ * Warren-issued token can pass for one.
+ */
+function withServiceAccount(identity: Identity, payload: JWTPayload): void {
+  const sa = serviceAccountOf(payload as Record<string, unknown>);
+  if (sa === undefined) return;
+  if (typeof sa === 'string') throw unauthorized(`token refused: ${sa}`);
+  if (identity.tenantUid === undefined) throw unauthorized('a ServiceAccount token must name its Tenant object');
+  identity.serviceAccount = sa;
+  identity.groups = serviceAccountGroups(sa.namespace);
 }
 
 export function createTokenAuthenticator(options: TokenAuthenticatorOptions): TokenAuthenticator {

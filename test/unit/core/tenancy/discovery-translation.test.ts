@@ -15,7 +15,8 @@ describe('discovery translation', () => {
   });
   it('APIResourceList: denied resources and subresources removed', () => {
     const out = toTenantResourceList(A, { kind: 'APIResourceList', groupVersion: 'v1', resources: ['pods', 'pods/log', 'pods/binding', 'nodes', 'serviceaccounts/token', 'secrets', 'componentstatuses'].map((name) => ({ name })) });
-    assert.deepEqual((out?.resources as any[]).map((r) => r.name), ['pods', 'pods/log', 'secrets']);
+    // serviceaccounts/token is answered by the gateway (ADR 0028), so it stays in discovery.
+    assert.deepEqual((out?.resources as any[]).map((r) => r.name), ['pods', 'pods/log', 'serviceaccounts/token', 'secrets']);
   });
   it("APIResourceList of another tenant's group is hidden", () => {
     assert.equal(toTenantResourceList(A, { groupVersion: 'bbbbbb-a.com/v1', resources: [{ name: 'foos' }] }), undefined);

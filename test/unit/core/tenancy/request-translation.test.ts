@@ -68,7 +68,8 @@ describe('request translation', () => {
     { name: 'denied resource', method: 'GET', url: '/api/v1/nodes', code: 403, message: /nodes is forbidden: User "alice" cannot list resource "nodes" in API group ""/ },
     { name: 'denied resource named as written', method: 'GET', url: '/apis/certificates.k8s.io/v1/certificatesigningrequests/x', code: 403, message: /certificatesigningrequests\.certificates\.k8s\.io "x" is forbidden/ },
     { name: 'write to shared', method: 'DELETE', url: '/apis/storage.k8s.io/v1/storageclasses/standard', code: 403, message: /read-only/ },
-    { name: 'service account tokens', method: 'POST', url: '/api/v1/namespaces/dev/serviceaccounts/default/token', code: 403, message: /serviceaccounts\/token/ },
+    // TokenRequest is answered by the gateway (ADR 0028); it serves create only, as kube does.
+    { name: 'reading a service account token', method: 'GET', url: '/api/v1/namespaces/dev/serviceaccounts/default/token', code: 405, message: /does not allow this method/ },
     { name: 'unknown resource', method: 'GET', url: '/apis/apps/v1/namespaces/dev/widgets', code: 404, message: /could not find/ },
     { name: 'unknown reserved group', method: 'GET', url: '/apis/resource.k8s.io/v1/resourceclaims', code: 404, message: /could not find/ },
     { name: 'namespaced object without namespace', method: 'GET', url: '/api/v1/pods/web', code: 404, message: /could not find/ },
@@ -81,6 +82,12 @@ describe('request translation', () => {
       assert.doesNotMatch(err.message, /aaaaaa/);
     });
   }
+
+  it('answers TokenRequest in the gateway, never forwarding it (a host token would be a host credential)', () => {
+    const u = new URL('https://x/api/v1/namespaces/dev/serviceaccounts/default/token');
+    const out = translateRequest(ctx, parseRequestInfo('POST', u.pathname, u.searchParams), u.searchParams);
+    assert.deepEqual(out, { action: 'answer', verb: 'create', group: '', resource: 'serviceaccounts/token', namespace: 'dev', name: 'default' });
+  });
 
   it('answers self-subject reviews in the gateway', () => {
     const u = new URL('https://x/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
