@@ -6,6 +6,7 @@
 // so status and refusals never disagree on what counts. This is the report,
 // not the enforcement: the gateway checks at admission from its own reads.
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import { buildUsage, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { formatUsage, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
@@ -20,11 +21,12 @@ export async function computeUsage(client: ObjectClient, id: string, quota?: Res
   const selector = `${TENANT_LABEL}=${id}`;
   // The engine's execution spaces (karmada-es-*) do not count against the tenant's namespaces.
   const namespaces = await client.list(NAMESPACES_PATH, `${selector},${NOT_EXECUTION_SPACE}`);
-  if (!hasResourceLimits(quota)) return { namespaces: namespaces.length };
+  const visibleNamespaces = namespaces.filter((n) => visibleToTenant(id, n));
+  if (!hasResourceLimits(quota)) return { namespaces: visibleNamespaces.length };
   const items: QuotaObject[] = [];
   await Promise.all(COUNTED_RESOURCES.map(async (key) => {
     const [group = '', resource = ''] = key.split('/');
-    for (const obj of await client.list(collectionPath(group, resource), selector)) items.push({ group, resource, obj });
+    for (const obj of await client.list(collectionPath(group, resource), selector)) if (visibleToTenant(id, obj)) items.push({ group, resource, obj });
   }));
-  return { namespaces: namespaces.length, ...formatUsage(buildUsage(items), quota) };
+  return { namespaces: visibleNamespaces.length, ...formatUsage(buildUsage(items), quota) };
 }

@@ -16,7 +16,7 @@ import { toTenantNamespace, toUpstreamNamespace } from '../../core/tenancy/names
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
-import { setCondition } from '../runtime/conditions.ts';
+import { rfc3339, setCondition } from '../runtime/conditions.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { ensureBindingStatus, releaseBinding, updateBindingSpec } from './binding-writes.ts';
 import { tenantById, type EngineContext } from './engine-context.ts';
@@ -314,16 +314,17 @@ function clusterOfWork(tenantId: string, work: Work): string | undefined {
 
 async function writeTemplateStatus(ctx: EngineContext, resource: TemplateResource, template: KubeObject, items: ReturnType<typeof aggregatedStatusOf>): Promise<void> {
   if (!resource.hasStatus) return;
+  const now = rfc3339(ctx.now()); // new conditions' times (Job, Deployment); unchanged ones keep theirs
   // A kind with a held form: the tenant's status is an annotation (ADR 0023), the host's controllers own `.status`.
-  if (await writeHeldStatus(ctx, resource, template, (view) => aggregateStatus(view, items))) return;
-  const status = aggregateStatus(template, items);
+  if (await writeHeldStatus(ctx, resource, template, (view) => aggregateStatus(view, items, { now }))) return;
+  const status = aggregateStatus(template, items, { now });
   if (status === undefined || jsonEqual(template.status ?? {}, status)) return;
   const [ns, name] = [template.metadata.namespace ?? '', template.metadata.name ?? ''];
   // Retried on a conflict: the previous pass's write of this status may not be in the informer yet.
   await ensureStatus(ctx, {
     path: `${namespacedPath(resource, ns)}/${encodeURIComponent(name)}`, echoKey: templateStatusEchoKey(resource, ns, name), current: template, missingOk: true,
     cached: () => ctx.informers.templates.get(resource)?.store.get(`${ns}/${name}`),
-    build: (latest) => aggregateStatus(latest, items) ?? latest.status ?? {},
+    build: (latest) => aggregateStatus(latest, items, { now }) ?? latest.status ?? {},
   });
 }
 

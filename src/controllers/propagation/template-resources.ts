@@ -24,7 +24,7 @@ export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
   { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', hasStatus: true },
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', hasStatus: true },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', hasStatus: true },
-  { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', hasStatus: false },
+  { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', hasStatus: true },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', hasStatus: true },
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', hasStatus: false },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', hasStatus: false },

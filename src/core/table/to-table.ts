@@ -1,7 +1,7 @@
 // Builds the meta.k8s.io/v1 Table for a list or a single object. Every column
 // (wide ones too) is sent; kubectl hides priority > 0 unless -o wide.
 import type { KubeObject, ListMeta } from '../types.ts';
-import type { ResourceDef } from '../resources/resource-def.ts';
+import { groupVersion, type ResourceDef } from '../resources/resource-def.ts';
 import { crdTableColumns, type PrinterColumn } from './crd-columns.ts';
 import { builtinPrinterFor } from './printers.ts';
 import type { Printer, Table, TableRow } from './table-types.ts';
@@ -17,12 +17,20 @@ export interface TableOptions {
   customColumns?: readonly PrinterColumn[];
 }
 
+/** The resource a table is for; kind and version name its rows' objects (every ResourceDef has them). */
+export type TableDef = Pick<ResourceDef, 'group' | 'resource' | 'custom'> & Partial<Pick<ResourceDef, 'kind' | 'version'>>;
+
 export function printerFor(def: Pick<ResourceDef, 'group' | 'resource' | 'custom'>, customColumns?: readonly PrinterColumn[]): Printer {
   return def.custom ? crdTableColumns(customColumns) : builtinPrinterFor(def);
 }
 
-function rowObject(obj: KubeObject, include: IncludeObject): unknown {
-  if (include === 'Object') return obj;
+/**
+ * kube-apiserver encodes each row's object with its kind and apiVersion. Items
+ * of a list (and of Warren's caches) carry neither on the wire, and kubectl
+ * cannot decode a row object without them: `--sort-by` then printed an empty table.
+ */
+function rowObject(def: TableDef, obj: KubeObject, include: IncludeObject): unknown {
+  if (include === 'Object') return def.kind && def.version ? { ...obj, apiVersion: groupVersion(def as Pick<ResourceDef, 'group' | 'version'>), kind: def.kind } : obj;
   if (include === 'Metadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
   return undefined;
 }
@@ -35,7 +43,7 @@ function listMetaOf(meta: ListMeta | undefined): ListMeta {
   return out;
 }
 
-export function toTable(def: Pick<ResourceDef, 'group' | 'resource' | 'custom'>, objects: readonly KubeObject[], opts: TableOptions = {}): Table {
+export function toTable(def: TableDef, objects: readonly KubeObject[], opts: TableOptions = {}): Table {
   const printer = printerFor(def, opts.customColumns);
   const now = opts.now ?? new Date();
   const include = opts.includeObject ?? 'Metadata';
@@ -43,7 +51,7 @@ export function toTable(def: Pick<ResourceDef, 'group' | 'resource' | 'custom'>,
     const row: TableRow = { cells: printer.cells(obj, now) };
     const conditions = printer.conditions?.(obj);
     if (conditions) row.conditions = conditions;
-    const object = rowObject(obj, include);
+    const object = rowObject(def, obj, include);
     if (object !== undefined) row.object = object;
     return row;
   });

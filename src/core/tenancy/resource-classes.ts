@@ -208,6 +208,11 @@ export function classify(group: string, resource: string, isTenantCrdGroup: bool
   return row ? { class: row.class, row } : { class: 'denied' };
 }
 
+/** The row of a resource (group and plural, tenant spelling), whatever its class. */
+export function rowOfResource(group: string, resource: string): ResourceClassRow | undefined {
+  return BY_RESOURCE.get(resourceKey(group, resource));
+}
+
 /** The row of a kind, for references (ownerReferences, roleRef, ...) that name kinds, not resources. */
 export function rowOfKind(group: string, kind: string): ResourceClassRow | undefined {
   return BY_KIND.get(`${group}/${kind}`);

@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 
 export const DEFAULT_USAGE_TTL_MS = 2_000;
@@ -38,7 +39,8 @@ async function listOwned(upstream: Upstream, group: string, resource: string, te
     const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${collectionPath(group, resource)}?${query.toString()}`);
     // Unreadable usage must not let a write through unchecked: refuse with the upstream's answer.
     if (answer.status !== 200) throw new Error(`listing ${resource} for the tenant quota: HTTP ${answer.status}`);
-    out.push(...(answer.body.items ?? []));
+    // Only what the tenant can see counts (tenant-visible.ts).
+    out.push(...(answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item)));
     next = answer.body.metadata?.continue || undefined;
   } while (next);
   return out;

@@ -8,6 +8,8 @@ import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 import type { Upstream } from '../../kube/upstream.ts';
+import type { KubeObject } from '../../core/types.ts';
+import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import type { TenantInfo } from '../tenant-directory.ts';
 
 export const TENANT_QUOTA_NAME = 'tenant-quota';
@@ -17,16 +19,17 @@ export function quotaExceeded(resource: string, used: number, limit: number): Ap
   return new ApiError('Forbidden', `${resource} is forbidden: exceeded quota: ${TENANT_QUOTA_NAME}, requested: count/${resource}=1, used: count/${resource}=${used}, limited: count/${resource}=${limit}`, { kind: resource });
 }
 
-/** Counts the tenant's objects of a resource upstream (all namespaces), up to `cap`. */
-async function countOwned(upstream: Upstream, collection: string, selector: string, cap: number): Promise<number> {
+/** Counts the tenant's objects of a resource upstream (all namespaces) that the tenant can see, up to `cap`. */
+async function countOwned(upstream: Upstream, collection: string, selector: string, cap: number, tenantId: string): Promise<number> {
   let count = 0;
   let next: string | undefined;
+  const crd = collection.endsWith('/customresourcedefinitions');
   do {
     const query = new URLSearchParams({ labelSelector: selector, limit: '500' });
     if (next) query.set('continue', next);
-    const answer = await upstream.request<{ items?: unknown[]; metadata?: { continue?: string } }>('GET', `${collection}?${query.toString()}`);
+    const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${collection}?${query.toString()}`);
     if (answer.status !== 200) return 0; // an unreadable collection is not a reason to refuse; the create itself will tell
-    count += answer.body.items?.length ?? 0;
+    count += (answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item, { crd })).length;
     next = answer.body.metadata?.continue || undefined;
   } while (next && count <= cap);
   return count;
@@ -40,6 +43,6 @@ export async function checkTenantQuota(upstream: Upstream, tenant: TenantInfo, i
   const base = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${fwd.group}/${info.apiVersion}`;
   // The engine's execution spaces (karmada-es-*) are not the tenant's to count.
   const selector = isNamespace ? `${TENANT_LABEL}=${tenant.id},${NOT_EXECUTION_SPACE}` : `${TENANT_LABEL}=${tenant.id}`;
-  const used = await countOwned(upstream, `${base}/${info.resource}`, selector, limit);
+  const used = await countOwned(upstream, `${base}/${info.resource}`, selector, limit, tenant.id);
   if (used >= limit) throw quotaExceeded(info.resource, used, limit);
 }

@@ -47,7 +47,9 @@ function translateTable(ctx: TenantContext, table: Record<string, unknown>, hint
   }
   const translated = toTenantTable(ctx, table as never) as unknown as { rows?: Array<{ object?: Record<string, unknown> }> };
   for (const row of translated.rows ?? []) {
-    if (row.object && (partial.has(row.object) || (hint && row.object.kind === hint.kind && !('spec' in row.object) && !('status' in row.object)))) {
+    // Only the rows that came as PartialObjectMetadata go back to it: a whole object without spec or status
+    // (a ConfigMap, a Secret) is still a whole object, and kubectl --sort-by cannot decode it under another kind.
+    if (row.object && partial.has(row.object)) {
       row.object.apiVersion = 'meta.k8s.io/v1';
       row.object.kind = 'PartialObjectMetadata';
     }

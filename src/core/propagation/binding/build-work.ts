@@ -10,6 +10,7 @@ import { toTenantObject, toUpstreamObject } from '../../tenancy/object-translati
 import type { Cluster, OverridePolicy, TargetCluster, Work } from '../karmada-types.ts';
 import { applyOverrides, type AppliedPolicy } from '../override/index.ts';
 import { reviseReplicas } from '../workload/index.ts';
+import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../status/reflect-status.ts';
 
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'ownerReferences', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers'] as const;
 const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision'];
@@ -19,11 +20,17 @@ export function pruneTemplate(ctx: TenantContext, upstreamTemplate: KubeObject):
   const view = toTenantObject(ctx, structuredClone(upstreamTemplate));
   if (!view) return undefined;
   const meta = view.metadata;
+  const generation = meta.generation;
   for (const field of SERVER_FIELDS) delete meta[field];
   if (meta.annotations) {
-    for (const key of DROPPED_ANNOTATIONS) delete meta.annotations[key];
-    if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
+    for (const key of [...DROPPED_ANNOTATIONS, RESOURCE_TEMPLATE_GENERATION_ANNOTATION]) delete meta.annotations[key];
   }
+  // Karmada's binding controller stamps the template's generation on what it applies; the member's status
+  // reflects it back, and the template's observedGeneration advances only once every member has
+  // observed this generation (aggregate-replicas.ts). Without it `kubectl rollout status` never finished.
+  // The engine's value, never the tenant's: a template cannot claim a generation it is not at.
+  if (typeof generation === 'number' && generation > 0) meta.annotations = { ...meta.annotations, [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
+  if (meta.annotations && Object.keys(meta.annotations).length === 0) delete meta.annotations;
   delete view.status;
   pruneKind(view);
   return view;

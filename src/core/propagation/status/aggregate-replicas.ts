@@ -1,8 +1,8 @@
 // Summing replica workloads' member statuses into the template's status
 // (Karmada aggregatestatus.go). observedGeneration follows the template's
 // generation only once every member reports, for the current template
-// (resourceTemplateGeneration == template generation), that its own controller
-// has caught up (observedGeneration == generation); until then the template
+// (resourceTemplateGeneration >= template generation), that its own controller
+// has caught up (observedGeneration >= generation); until then the template
 // keeps the observedGeneration it had. A member without status has not.
 import type { AggregatedStatusItem } from '../karmada-types.ts';
 import { int, rec } from './status-fields.ts';
@@ -26,7 +26,8 @@ export function aggregateReplicaStatus(rule: SumRule, template: Json, items: rea
     if (!item.status) continue;
     const s = item.status;
     for (const k of [...rule.always, ...rule.omitEmpty]) sums[k] = (sums[k] ?? 0) + int(s[k]);
-    if (int(s.resourceTemplateGeneration) === generation && int(s.observedGeneration) === int(s.generation)) caughtUp++;
+    // Karmada's test, >= both: a member ahead of this template copy (a newer one being applied) has still observed it.
+    if (int(s.resourceTemplateGeneration) >= generation && int(s.observedGeneration) >= int(s.generation)) caughtUp++;
   }
   const out: Json = { ...old };
   for (const k of rule.always) out[k] = sums[k] ?? 0;

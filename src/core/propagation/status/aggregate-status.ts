@@ -6,44 +6,41 @@ import type { KubeObject } from '../../types.ts';
 import type { AggregatedStatusItem } from '../karmada-types.ts';
 import { aggregateCronJobStatus, aggregateJobStatus } from './aggregate-job.ts';
 import { SUM_RULES, aggregateReplicaStatus } from './aggregate-replicas.ts';
+import { collectLoadBalancerIngress } from './load-balancer.ts';
+import { deploymentConditions } from './deployment-conditions.ts';
 import { int, rec } from './status-fields.ts';
 import type { Json } from './status-fields.ts';
 
 export interface AggregateOptions {
-  /** RFC 3339 time for new Job conditions (core code does not read the clock). */
+  /** RFC 3339 time for new Job and Deployment conditions (core code does not read the clock). */
   now?: string;
 }
 
 export function aggregateStatus(template: KubeObject, items: readonly AggregatedStatusItem[], options: AggregateOptions = {}): Record<string, unknown> | undefined {
   const t = template as unknown as Json;
   const kind = template.kind ?? '';
+  const now = options.now ?? new Date(0).toISOString();
   const sum = SUM_RULES[kind];
-  if (sum) return aggregateReplicaStatus(sum, t, items);
+  if (sum) {
+    const out = aggregateReplicaStatus(sum, t, items);
+    if (kind === 'Deployment') {
+      const conditions = deploymentConditions(rec(t.status), items, now);
+      if (conditions) out.conditions = conditions;
+    }
+    return out;
+  }
   switch (kind) {
-    case 'Job': return aggregateJobStatus(t, items, options.now ?? new Date(0).toISOString());
+    case 'Job': return aggregateJobStatus(t, items, now);
     case 'CronJob': return aggregateCronJobStatus(t, items);
     case 'Service':
-      return rec(t.spec).type === 'LoadBalancer' ? { loadBalancer: { ingress: collectIngress(items) } } : (t.status as Json | undefined);
-    case 'Ingress': return { loadBalancer: { ingress: collectIngress(items) } };
+      return rec(t.spec).type === 'LoadBalancer' ? { loadBalancer: { ingress: collectLoadBalancerIngress(items) } } : (t.status as Json | undefined);
+    case 'Ingress': return { loadBalancer: { ingress: collectLoadBalancerIngress(items) } };
     case 'PersistentVolumeClaim': return { ...rec(t.status), phase: pvcPhase(items) };
     case 'Pod': return podStatus(items);
     case 'PodDisruptionBudget': return pdbStatus(items);
+    case 'HorizontalPodAutoscaler': return hpaStatus(items);
     default: return undefined;
   }
-}
-
-/** Every member's load-balancer addresses; an entry without hostname is labelled with its cluster. */
-function collectIngress(items: readonly AggregatedStatusItem[]): Json[] {
-  const out: Json[] = [];
-  for (const item of items) {
-    const ingress = rec(rec(item.status).loadBalancer).ingress;
-    for (const entry of Array.isArray(ingress) ? ingress : []) {
-      const e = { ...rec(entry) };
-      if (!e.hostname) e.hostname = item.clusterName;
-      out.push(e);
-    }
-  }
-  return out;
 }
 
 /** Bound unless some member is not; Lost wins outright. */
@@ -61,23 +58,31 @@ function pvcPhase(items: readonly AggregatedStatusItem[]): string {
 // Failed > Pending > Running > Succeeded; a member with no status yet counts as Pending.
 const POD_PHASE_ORDER = ['Failed', 'Pending', 'Running', 'Succeeded'];
 
+/** Each container's readiness and state, nothing else (Karmada keeps these two). */
+function containerStates(list: unknown): Json[] {
+  return (Array.isArray(list) ? list : []).map((cs) => {
+    const c = rec(cs);
+    const entry: Json = { ready: c.ready === true };
+    if (c.state !== undefined) entry.state = c.state;
+    return entry;
+  });
+}
+
 function podStatus(items: readonly AggregatedStatusItem[]): Json {
   const phases = new Set<string>();
   const containerStatuses: Json[] = [];
+  const initContainerStatuses: Json[] = [];
   for (const item of items) {
     if (!item.status) { phases.add('Pending'); continue; }
     if (typeof item.status.phase === 'string') phases.add(item.status.phase);
-    for (const cs of Array.isArray(item.status.containerStatuses) ? item.status.containerStatuses : []) {
-      const c = rec(cs);
-      const entry: Json = { ready: c.ready === true };
-      if (c.state !== undefined) entry.state = c.state;
-      containerStatuses.push(entry);
-    }
+    containerStatuses.push(...containerStates(item.status.containerStatuses));
+    initContainerStatuses.push(...containerStates(item.status.initContainerStatuses));
   }
   const out: Json = {};
   const phase = POD_PHASE_ORDER.find((p) => phases.has(p));
   if (phase) out.phase = phase;
   if (containerStatuses.length > 0) out.containerStatuses = containerStatuses;
+  if (initContainerStatuses.length > 0) out.initContainerStatuses = initContainerStatuses;
   return out;
 }
 
@@ -91,4 +96,16 @@ function pdbStatus(items: readonly AggregatedStatusItem[]): Json {
   }
   if (Object.keys(disrupted).length > 0) out.disruptedPods = disrupted;
   return out;
+}
+
+/** Karmada sums the two replica counts and keeps nothing else (metrics and conditions are per member). */
+function hpaStatus(items: readonly AggregatedStatusItem[]): Json {
+  let current = 0;
+  let desired = 0;
+  for (const item of items) {
+    if (!item.status) continue;
+    current += int(item.status.currentReplicas);
+    desired += int(item.status.desiredReplicas);
+  }
+  return { ...(current !== 0 ? { currentReplicas: current } : {}), desiredReplicas: desired };
 }

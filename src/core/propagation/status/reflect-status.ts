@@ -4,18 +4,20 @@
 // `resourceTemplateGeneration` (from the annotation the binding controller
 // stamps on every manifest), so aggregation can tell when every member has
 // observed the current template. Kinds with no rule reflect their whole status.
-// Warren differs in two places: StatefulSet also keeps observedGeneration
-// (Karmada drops it, so its federated observedGeneration never advances) and
-// ReplicaSet has a rule of its own.
+// Warren differs in three places: StatefulSet also keeps observedGeneration
+// (Karmada drops it, so its federated observedGeneration never advances),
+// ReplicaSet has a rule of its own, and a Deployment's Available and
+// Progressing conditions travel too (see deployment-conditions.ts).
 import { int, pick, pickInts, rec, statusOf } from './status-fields.ts';
 import type { Json } from './status-fields.ts';
+import { DEPLOYMENT_CONDITION_TYPES } from './deployment-conditions.ts';
 
 export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';
 
 type Reflector = (obj: Json, status: Json) => Json | undefined;
 
 const REFLECTORS: Record<string, Reflector> = {
-  Deployment: (obj, s) => withGeneration(obj, pickInts(s, ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'observedGeneration'])),
+  Deployment: (obj, s) => withGeneration(obj, { ...pickInts(s, ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'observedGeneration']), ...deploymentConditionsOf(s) }),
   StatefulSet: (obj, s) => withGeneration(obj, pickInts(s, ['availableReplicas', 'currentReplicas', 'readyReplicas', 'updatedReplicas', 'observedGeneration'], ['replicas'])),
   ReplicaSet: (obj, s) => withGeneration(obj, pickInts(s, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], ['replicas'])),
   DaemonSet: (obj, s) => withGeneration(obj, pickInts(s, ['numberAvailable', 'updatedNumberScheduled', 'numberUnavailable', 'observedGeneration'],
@@ -34,6 +36,17 @@ export function reflectStatus(memberObject: unknown): Record<string, unknown> | 
   const reflector = REFLECTORS[String(obj.kind ?? '')];
   if (!reflector) return { ...status };
   return reflector(obj, status);
+}
+
+/**
+ * A Deployment's Available and Progressing conditions, without their times (which would rewrite the
+ * binding on every member resync): the template's own are built from them (deployment-conditions.ts).
+ */
+function deploymentConditionsOf(s: Json): Json {
+  const conditions = (Array.isArray(s.conditions) ? s.conditions : []).map(rec)
+    .filter((c) => (DEPLOYMENT_CONDITION_TYPES as readonly unknown[]).includes(c.type))
+    .map((c) => pick(c, ['type', 'status', 'reason', 'message']));
+  return conditions.length > 0 ? { conditions } : {};
 }
 
 function withGeneration(obj: Json, fields: Json): Json | undefined {

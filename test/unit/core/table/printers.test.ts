@@ -204,6 +204,13 @@ describe('toTable envelope', () => {
     assert.equal(toTable({ group: '', resource: 'pods' }, [pod], { now, includeObject: 'Object' }).rows[0]?.object, pod);
     assert.equal('object' in (toTable({ group: '', resource: 'pods' }, [pod], { now, includeObject: 'None' }).rows[0] ?? {}), false);
   });
+  it('Object rows name their kind even when the items do not (list items and cached objects carry none; kubectl --sort-by needs it)', () => {
+    const { apiVersion: _a, kind: _k, ...bare } = pod as KubeObject;
+    const row = toTable({ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }, [bare as KubeObject], { now, includeObject: 'Object' }).rows[0];
+    assert.deepEqual(row?.object, { ...bare, apiVersion: 'apps/v1', kind: 'Deployment' });
+    const core = toTable({ group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces' }, [bare as KubeObject], { now, includeObject: 'Object' }).rows[0];
+    assert.equal((core?.object as KubeObject).apiVersion, 'v1');
+  });
   it('custom resources use their printer columns', () => {
     const cr = { metadata: meta(), spec: { size: 2 } } as KubeObject;
     const t = toTable({ group: 'a.com', resource: 'foos', custom: true }, [cr], { now, customColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }] });

@@ -22,7 +22,9 @@ describe('aggregatedStatusOf', () => {
     assert.equal(items[0]?.health, 'Healthy');
     assert.equal(items[1]?.health, 'Unhealthy');
     assert.equal(items[0]?.status?.readyReplicas, 2);
-    assert.equal(items[0]?.status?.conditions, undefined, 'a Deployment reflects only its replica counts');
+    // Issue 14: a Deployment's Available and Progressing conditions travel too (its template's are built from them), nothing else.
+    assert.deepEqual(items[0]?.status?.conditions, [{ type: 'Available' }], 'a Deployment reflects its replica counts and its Available/Progressing conditions');
+    assert.equal(items[0]?.status?.lastUpdateTime, undefined);
   });
 
   it('a failed apply carries its message; a successful one never does', () => {

@@ -29,7 +29,8 @@ describe('pruneTemplate', () => {
   it('turns the upstream template into the tenant\'s manifest without server-set fields or status', () => {
     const pruned = pruneTemplate(ctx, upstreamDeployment());
     assert.ok(pruned);
-    assert.deepEqual(pruned.metadata, { name: 'web', namespace: 'apps', labels: { app: 'web' }, annotations: { note: 'keep' } });
+    // The template's generation travels as Karmada's annotation (issue 14: observedGeneration needs it back).
+    assert.deepEqual(pruned.metadata, { name: 'web', namespace: 'apps', labels: { app: 'web' }, annotations: { note: 'keep', 'resourcetemplate.karmada.io/generation': '3' } });
     assert.equal(pruned.status, undefined);
     assert.equal((pruned.spec as { replicas: number }).replicas, 6);
   });
@@ -37,9 +38,18 @@ describe('pruneTemplate', () => {
   it('drops annotations entirely when only dropped ones were there, and leaves its input alone', () => {
     const up = upstreamDeployment();
     up.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': '{}' };
+    delete up.metadata.generation;
     const before = structuredClone(up);
     assert.equal(pruneTemplate(ctx, up)?.metadata.annotations, undefined);
     assert.deepEqual(up, before);
+  });
+
+  it('the generation annotation is the engine\'s: a tenant\'s own value is replaced, or dropped without a generation', () => {
+    const up = upstreamDeployment();
+    up.metadata.annotations = { 'resourcetemplate.karmada.io/generation': '99' };
+    assert.deepEqual(pruneTemplate(ctx, up)?.metadata.annotations, { 'resourcetemplate.karmada.io/generation': '3' });
+    delete up.metadata.generation;
+    assert.equal(pruneTemplate(ctx, up)?.metadata.annotations, undefined);
   });
 
   it('is undefined for another tenant\'s object', () => {

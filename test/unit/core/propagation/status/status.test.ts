@@ -15,8 +15,20 @@ function member(kind: string, generation: number, status: Record<string, unknown
 
 describe('reflectStatus', () => {
   it('Deployment keeps replica counts and carries both generations', () => {
-    const got = reflectStatus(member('Deployment', 2, { replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, observedGeneration: 2, conditions: [{ type: 'Available' }] }, {}, 5));
+    const got = reflectStatus(member('Deployment', 2, { replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, observedGeneration: 2 }, {}, 5));
     assert.deepEqual(got, { generation: 2, resourceTemplateGeneration: 5, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 2 });
+  });
+  it('Deployment: Available and Progressing travel (Warren, issue 14), without times; other types do not', () => {
+    const conditions = [
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'm', lastUpdateTime: 't', lastTransitionTime: 't' },
+      { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'p', lastUpdateTime: 't', lastTransitionTime: 't' },
+      { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'f' },
+    ];
+    const got = reflectStatus(member('Deployment', 2, { replicas: 1, observedGeneration: 2, conditions }, {}, 5));
+    assert.deepEqual(got?.conditions, [
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'm' },
+      { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'p' },
+    ]);
   });
   it('no status, nothing reflected', () => assert.equal(reflectStatus(member('Deployment', 1, undefined)), undefined));
   it('StatefulSet keeps observedGeneration (Warren) and always replicas', () => {
@@ -78,6 +90,51 @@ describe('aggregateStatus', () => {
     const got = aggregateStatus(template('Deployment', 3, { observedGeneration: 2, conditions: [{ type: 'x' }] }), [item('m1', fresh(2, 2)), item('m2', { ...fresh(1, 0), unavailableReplicas: 1 })]);
     assert.deepEqual(got, { observedGeneration: 3, conditions: [{ type: 'x' }], replicas: 3, readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2, unavailableReplicas: 1 });
   });
+  describe('Deployment conditions from the members\' (issue 14: kubectl wait --for=condition=Available)', () => {
+    const cond = (type: string, status: string, reason: string, message = '') => ({ type, status, reason, message });
+    const ok = (rs = 'ReplicaSet "web-5d8" has successfully progressed.') => ({ ...fresh(1, 1), conditions: [cond('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'), cond('Progressing', 'True', 'NewReplicaSetAvailable', rs)] });
+    const rolling = { ...fresh(1, 0), conditions: [cond('Available', 'False', 'MinimumReplicasUnavailable'), cond('Progressing', 'True', 'ReplicaSetUpdated')] };
+    const stuck = { ...fresh(1, 0), conditions: [cond('Available', 'False', 'MinimumReplicasUnavailable'), cond('Progressing', 'False', 'ProgressDeadlineExceeded')] };
+    const of = (s: Record<string, unknown> | undefined, type: string) => (s?.conditions as Array<Record<string, unknown>> | undefined)?.find((c) => c.type === type);
+
+    it('every member available and complete: Available True, Progressing NewReplicaSetAvailable with the members\' message', () => {
+      const got = aggregateStatus(template('Deployment', 3), [item('m1', ok()), item('m2', ok())], { now: 'T1' });
+      assert.deepEqual(got?.conditions, [
+        { type: 'Available', status: 'True', lastUpdateTime: 'T1', lastTransitionTime: 'T1', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
+        { type: 'Progressing', status: 'True', lastUpdateTime: 'T1', lastTransitionTime: 'T1', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web-5d8" has successfully progressed.' },
+      ]);
+    });
+    it('members naming different ReplicaSets: a message of Warren\'s own', () => {
+      const got = aggregateStatus(template('Deployment', 3), [item('m1', ok()), item('m2', ok('ReplicaSet "web-9zz" has successfully progressed.'))], { now: 'T1' });
+      assert.equal(of(got, 'Progressing')?.message, 'Deployment has successfully progressed in every member cluster.');
+    });
+    it('one member rolling: Available False naming it, Progressing ReplicaSetUpdated', () => {
+      const got = aggregateStatus(template('Deployment', 3), [item('m1', ok()), item('m2', rolling)], { now: 'T1' });
+      assert.deepEqual(of(got, 'Available'), { type: 'Available', status: 'False', lastUpdateTime: 'T1', lastTransitionTime: 'T1', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability in member clusters: m2.' });
+      assert.equal(of(got, 'Progressing')?.reason, 'ReplicaSetUpdated');
+      assert.equal(of(got, 'Progressing')?.status, 'True');
+    });
+    it('a member past its progress deadline: Progressing False ProgressDeadlineExceeded (kubectl rollout status fails, as on one cluster)', () => {
+      const got = aggregateStatus(template('Deployment', 3), [item('m1', ok()), item('m2', stuck)], { now: 'T1' });
+      assert.deepEqual(of(got, 'Progressing'), { type: 'Progressing', status: 'False', lastUpdateTime: 'T1', lastTransitionTime: 'T1', reason: 'ProgressDeadlineExceeded', message: 'Deployment has timed out progressing in member clusters: m2.' });
+    });
+    it('a member without status yet counts as not available', () => {
+      assert.equal(of(aggregateStatus(template('Deployment', 3), [item('m1', ok()), item('m2')], { now: 'T1' }), 'Available')?.status, 'False');
+    });
+    it('times move only with the condition: an unchanged aggregate is unchanged', () => {
+      const first = aggregateStatus(template('Deployment', 3), [item('m1', ok())], { now: 'T1' });
+      const again = aggregateStatus(template('Deployment', 3, first), [item('m1', ok())], { now: 'T2' });
+      assert.deepEqual(again, first);
+      const worse = aggregateStatus(template('Deployment', 3, first), [item('m1', rolling)], { now: 'T3' });
+      assert.equal(of(worse, 'Available')?.lastTransitionTime, 'T3');
+      assert.equal(of(worse, 'Progressing')?.lastTransitionTime, 'T1', 'Progressing stayed True');
+      assert.equal(of(worse, 'Progressing')?.lastUpdateTime, 'T3', 'its reason changed');
+    });
+    it('no member reports conditions: the template\'s are left as they were', () => {
+      assert.deepEqual(aggregateStatus(template('Deployment', 3, { conditions: [{ type: 'x' }] }), [item('m1', fresh(1, 1))])?.conditions, [{ type: 'x' }]);
+      assert.equal(aggregateStatus(template('Deployment', 3), [item('m1', fresh(1, 1))])?.conditions, undefined);
+    });
+  });
   const stale: Array<[string, AggregatedStatusItem[]]> = [
     ['a member on an older template', [item('m1', fresh(1, 1)), item('m2', { ...fresh(1, 1), resourceTemplateGeneration: 2 })]],
     ['a member whose controller has not observed', [item('m1', fresh(1, 1)), item('m2', { ...fresh(1, 1), observedGeneration: 3 })]],
@@ -112,9 +169,37 @@ describe('aggregateStatus', () => {
     const finished = { conditions: [{ type: 'Complete', status: 'True' }], succeeded: 9 };
     assert.deepEqual(aggregateStatus(template('Job', 1, finished), [item('a', failed)]), finished);
   });
-  it('LoadBalancer Service collects every ingress, labelled by cluster', () => {
-    const got = aggregateStatus(template('Service', 0, undefined, { type: 'LoadBalancer' }), [item('m1', { loadBalancer: { ingress: [{ ip: '1.1.1.1' }] } }), item('m2', { loadBalancer: { ingress: [{ hostname: 'lb.example', ip: '2.2.2.2' }] } })]);
-    assert.deepEqual(got, { loadBalancer: { ingress: [{ ip: '1.1.1.1', hostname: 'm1' }, { hostname: 'lb.example', ip: '2.2.2.2' }] } });
+  it('LoadBalancer Service collects every ingress as Karmada does: deduplicated (ports merged), hostnames first, then by ip', () => {
+    const got = aggregateStatus(template('Service', 0, undefined, { type: 'LoadBalancer' }), [
+      item('m1', { loadBalancer: { ingress: [{ ip: '2.2.2.2', ports: [{ port: 443, protocol: 'TCP' }] }, { ip: '1.1.1.1' }] } }),
+      item('m2', { loadBalancer: { ingress: [{ hostname: 'lb.example', ip: '3.3.3.3' }, { ip: '2.2.2.2', ports: [{ port: 80, protocol: 'TCP' }, { port: 443, protocol: 'TCP' }] }] } }),
+    ]);
+    assert.deepEqual(got, { loadBalancer: { ingress: [
+      { hostname: 'lb.example', ip: '3.3.3.3' },
+      { ip: '1.1.1.1' },
+      { ip: '2.2.2.2', ports: [{ port: 80, protocol: 'TCP' }, { port: 443, protocol: 'TCP' }] },
+    ] } });
+    assert.deepEqual(aggregateStatus(template('Ingress', 0), [item('m1', { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } }), item('m2', { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } })]),
+      { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } });
+  });
+  it('a ClusterIP Service keeps its own status', () => {
+    assert.deepEqual(aggregateStatus(template('Service', 0, { loadBalancer: {} }, { type: 'ClusterIP' }), [item('m1')]), { loadBalancer: {} });
+  });
+  it('Pod keeps init containers\' readiness and state too', () => {
+    const got = aggregateStatus(template('Pod', 0), [item('m1', { phase: 'Running', initContainerStatuses: [{ name: 'i', ready: true, state: { terminated: { exitCode: 0 } }, image: 'x' }], containerStatuses: [{ name: 'c', ready: true, restartCount: 3 }] })]);
+    assert.deepEqual(got, { phase: 'Running', containerStatuses: [{ ready: true }], initContainerStatuses: [{ ready: true, state: { terminated: { exitCode: 0 } } }] });
+  });
+  it('HorizontalPodAutoscaler sums current and desired replicas, nothing else', () => {
+    assert.deepEqual(aggregateStatus(template('HorizontalPodAutoscaler', 1, { conditions: [{ type: 'AbleToScale' }] }), [item('a', { currentReplicas: 2, desiredReplicas: 3 }), item('b', { desiredReplicas: 1 }), item('c')]),
+      { currentReplicas: 2, desiredReplicas: 4 });
+  });
+  it('observedGeneration: members ahead of this template copy have observed it too (Karmada\'s >=)', () => {
+    const ahead = { ...fresh(1, 1), resourceTemplateGeneration: 4, observedGeneration: 5, generation: 5 };
+    assert.equal(aggregateStatus(template('Deployment', 3, { observedGeneration: 2 }), [item('m1', fresh(1, 1)), item('m2', ahead)])?.observedGeneration, 3);
+    for (const kind of ['StatefulSet', 'DaemonSet', 'ReplicaSet']) {
+      assert.equal(aggregateStatus(template(kind, 3, { observedGeneration: 1 }), [item('m1', fresh(1, 1))])?.observedGeneration, 3, kind);
+      assert.equal(aggregateStatus(template(kind, 3, { observedGeneration: 1 }), [item('m1', { ...fresh(1, 1), resourceTemplateGeneration: 2 })])?.observedGeneration, 1, kind);
+    }
   });
   const pvc: Array<[string[], string]> = [[['Bound', 'Bound'], 'Bound'], [['Bound', 'Pending'], 'Pending'], [['Pending', 'Lost', 'Bound'], 'Lost']];
   for (const [phases, want] of pvc) {
