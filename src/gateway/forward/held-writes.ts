@@ -12,7 +12,8 @@
 import { ApiError, forbidden } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
-import { hasHeldResource, heldFieldsInvalid, hold, isHeld, reholdWrite } from '../../core/propagation/host-hold.ts';
+import { hasHeldResource, hold, isHeld, reholdWrite } from '../../core/propagation/host-hold.ts';
+import { heldFieldsInvalid } from '../../core/propagation/held-input.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import type { PreparedRequest } from './prepared-request.ts';

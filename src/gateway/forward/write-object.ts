@@ -14,7 +14,7 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { toTenantObject, toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { translationCopy } from '../../core/tenancy/translation-copy.ts';
 import { forceNamespacePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
-import { heldMarkIn } from '../../core/propagation/host-hold.ts';
+import { heldMarkIn } from '../../core/propagation/held-input.ts';
 import { settleBodyKind, settleBodyMetadata, type BodySource, type MetadataTarget, type RequestKind } from '../../core/tenancy/request-kind.ts';
 
 export interface WriteTarget {

@@ -2,8 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { KubeObject } from '../../../../src/core/types.ts';
+import { heldMarkIn } from '../../../../src/core/propagation/held-input.ts';
 import {
-  desiredOf, fromHeld, hasHeldForm, heldMarkIn, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, hold, isHeld, PAUSED_ANNOTATION,
+  desiredOf, fromHeld, hasHeldForm, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, hold, isHeld, PAUSED_ANNOTATION,
   reholdWrite, release, REPLICAS_ANNOTATION, setHeldReplicas, showTenantView, withHeldStatus,
 } from '../../../../src/core/propagation/host-hold.ts';
 
