@@ -85,6 +85,13 @@ describe('ServiceAccount credentials and host aggregation on a real host (ADR 00
   });
 
   it('host aggregation: a tenant role does not join the host\'s admin; a tenant aggregationRule gets only the tenant\'s roles', async () => {
+    // A host role of the kind host admins add (an operator's CRD role): acme's aggregationRule must not get it.
+    const hostRole = await w.hostHttp.post(`/apis/${RBAC}/v1/clusterroles`, {
+      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole',
+      metadata: { name: 'host-operator-edit', labels: { [`${RBAC}/aggregate-to-edit`]: 'true' } },
+      rules: [{ apiGroups: ['host.example'], resources: ['things'], verbs: ['*'] }],
+    });
+    assert.equal(hostRole.status, 201);
     await apply('aggregation.yaml', `
 apiVersion: ${RBAC}/v1
 kind: ClusterRole
@@ -107,7 +114,11 @@ rules: []
       const rules = await hostRules(`${id}-grab`);
       return rules && rules.some((r) => r.apiGroups?.includes('mine.example')) ? rules : undefined;
     }, 'the host controller folded acme\'s own role into acme\'s grab', { timeoutMs: 90_000 });
-    assert.deepEqual(grabbed, [{ apiGroups: ['mine.example'], resources: ['things'], verbs: ['get'] }], 'nothing of the host\'s edit (or anyone else\'s) in acme\'s grab');
+    // acme's own seeded roles labelled aggregate-to-edit join too (they are acme's); the host's never.
+    assert.equal(grabbed.some((r) => r.apiGroups?.includes('host.example')), false, 'the host role is not in acme\'s grab');
+    assert.equal(grabbed.some((r) => r.verbs.includes('*') && r.resources?.includes('*')), false);
+    // And the host's edit did take the host role: the host controller ran over it (the check above can fail).
+    await eventually(async () => (await hostRules('edit'))?.some((r) => r.apiGroups?.includes('host.example')), 'host edit has the host role', { timeoutMs: 90_000 });
     const admin = await hostRules('admin');
     assert.ok(admin && admin.length > 0, 'the host admin role is there');
     assert.equal(admin.some((r) => r.verbs.includes('*') && r.resources?.includes('*')), false, 'the host admin did not take acme\'s */*/*');
