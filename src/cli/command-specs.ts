@@ -28,14 +28,14 @@ const HELP: FlagSpec = { name: 'help', short: 'h', type: 'boolean', help: 'Show 
 
 /** How the platform-admin commands find the host: like kubectl, plus a `warren up` data dir. */
 export const HOST_FLAGS: FlagSpec[] = [
-  { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'Host cluster kubeconfig (default: $KUBECONFIG, else DATA_DIR/admin.kubeconfig)' },
+  { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'Host cluster kubeconfig (else: --data-dir, then $KUBECONFIG, then .warren/admin.kubeconfig)' },
   { name: 'context', type: 'string', value: 'NAME', help: 'The kubeconfig context to use' },
   { name: 'data-dir', type: 'string', value: 'DIR', help: 'Data dir of a `warren up` system (default .warren)' },
   { name: 'upstream-kubeconfig', type: 'string', value: 'FILE', help: 'Deprecated: use --kubeconfig', aliasOf: 'kubeconfig', hidden: true },
 ];
 
 const OUTPUT = (formats: string): FlagSpec => ({ name: 'output', short: 'o', type: 'string', value: 'FORMAT', help: `Output format: ${formats}` });
-const TIMEOUT: FlagSpec = { name: 'timeout', type: 'string', value: 'SECONDS', help: 'How long --wait waits (default 120)' };
+const TIMEOUT: FlagSpec = { name: 'timeout', type: 'string', value: 'SECONDS', help: 'how long --wait waits (default 120)' };
 
 /** `warren serve`'s flags: one per configuration field (docs/operations.md), booleans take --flag or --flag=false. */
 function serveFlags(): FlagSpec[] {
