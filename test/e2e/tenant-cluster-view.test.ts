@@ -117,10 +117,12 @@ for (const version of ['1.27', '1.33']) {
         assert.match(r.stderr, /forbidden: User "admin" cannot (patch|delete) resource "nodes".*: the resource is a read-only view for tenants/, args.join(' '));
         assert.doesNotMatch(r.stderr, /acme01-/);
       }
-      assert.equal((await a(['auth', 'can-i', 'delete', 'nodes'])).stdout, 'no\n');
+      assert.equal((await a(['auth', 'can-i', 'delete', 'nodes'])).stdout, 'no - the resource is a read-only view for tenants\n');
       assert.equal((await a(['auth', 'can-i', 'list', 'nodes'])).stdout, 'yes\n');
-      const proxy = await a(['get', '--raw', `/api/v1/nodes/${node}/proxy/metrics`]);
-      assert.match(proxy.stderr, /Forbidden/);
+      const proxy = await a(['get', '--raw', `/api/v1/nodes/${node}/proxy`]);
+      assert.match(proxy.stderr, /Forbidden.*nodes\/proxy.*the subresource is not available to tenants/);
+      // A path below the subresource is nobody's resource: 404, never forwarded.
+      assert.match((await a(['get', '--raw', `/api/v1/nodes/${node}/proxy/metrics`])).stderr, /NotFound/);
     });
 
     it('kubectl auth whoami answers the tenant user and groups', async () => {

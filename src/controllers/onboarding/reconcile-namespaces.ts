@@ -28,7 +28,9 @@ export function buildTenantNamespaces(id: string, level: TenantPodSecurity): Kub
  */
 export async function ensureTenantNamespaces(client: ObjectClient, id: string, level: TenantPodSecurity, options: Pick<EnsureOptions, 'likelyMissing'> = {}): Promise<EnsureOutcome[]> {
   const namespaces = await Promise.all(buildTenantNamespaces(id, level).map((ns) => ensureObject(client, NAMESPACES_PATH, ns, options)));
-  return [...namespaces, await ensureObject(client, `/api/v1/namespaces/${id}-default/services`, buildKubernetesService(id), { ...options, ignore: ['spec'] })];
+  // One outcome per namespace (callers count them as the tenant's namespaces); the Service rides along.
+  await ensureObject(client, `/api/v1/namespaces/${id}-default/services`, buildKubernetesService(id), { ...options, ignore: ['spec'] });
+  return namespaces;
 }
 
 /**

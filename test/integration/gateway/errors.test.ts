@@ -58,8 +58,9 @@ describe('gateway: errors in tenant terms', { timeout: 60_000 }, () => {
   });
 
   for (const c of [
-    { name: 'list nodes', path: '/api/v1/nodes', resource: 'nodes' },
-    { name: 'get a node', path: '/api/v1/nodes/node-1', resource: 'nodes' },
+    // Nodes are a read-only view now (ADR 30): persistentvolumes and componentstatuses stay denied.
+    { name: 'list componentstatuses', path: '/api/v1/componentstatuses', resource: 'componentstatuses' },
+    { name: 'get a persistentvolume', path: '/api/v1/persistentvolumes/node-1', resource: 'persistentvolumes' },
     { name: 'list persistentvolumes', path: '/api/v1/persistentvolumes', resource: 'persistentvolumes' },
     { name: 'list CSRs', path: '/apis/certificates.k8s.io/v1/certificatesigningrequests', resource: 'certificatesigningrequests' },
   ]) {

@@ -75,12 +75,17 @@ describe('gateway: patches, access reviews, suspension and revocation', { timeou
     assert.equal(dev.body.status.allowed, false);
   });
 
-  // Known bug (reported to the lead): the review evaluates tenant RBAC only, so
-  // `kubectl auth can-i list nodes` says yes while GET /api/v1/nodes is a 403.
-  it('SelfSubjectAccessReview: a denied resource is denied even to the tenant admin', async () => {
-    const nodes = await review(acme, { verb: 'list', resource: 'nodes' });
-    assert.equal((await acme.get('/api/v1/nodes')).status, 403);
-    assert.equal(nodes.body.status.allowed, false, 'denied resources are denied even to the tenant admin');
+  // The review evaluates tenant RBAC and the resource table: `kubectl auth can-i list persistentvolumes`
+  // must not say yes while GET /api/v1/persistentvolumes is a 403. Nodes are a read-only view (ADR 30).
+  it('SelfSubjectAccessReview: a denied resource is denied even to the tenant admin; nodes are read, not written', async () => {
+    const pvs = await review(acme, { verb: 'list', resource: 'persistentvolumes' });
+    assert.equal((await acme.get('/api/v1/persistentvolumes')).status, 403);
+    assert.equal(pvs.body.status.allowed, false, 'denied resources are denied even to the tenant admin');
+    assert.equal((await review(acme, { verb: 'list', resource: 'nodes' })).body.status.allowed, true);
+    assert.equal((await acme.get('/api/v1/nodes')).status, 200);
+    const write = await review(acme, { verb: 'delete', resource: 'nodes' });
+    assert.equal(write.body.status.allowed, false);
+    assert.equal(write.body.status.reason, 'the resource is a read-only view for tenants');
   });
 
   it('SelfSubjectRulesReview lists the restricted user\'s Role after a grant', async () => {

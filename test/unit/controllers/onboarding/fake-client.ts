@@ -45,6 +45,9 @@ export function fakeClient(): FakeClient {
     },
     async remove(path) {
       if (objects.delete(path)) writes.push(`delete ${path}`);
+      // As an apiserver does, a deleted namespace takes what is in it.
+      const ns = /^\/api\/v1\/namespaces\/([^/]+)$/.exec(path)?.[1];
+      if (ns) for (const key of [...objects.keys()]) if (key.startsWith(`/api/v1/namespaces/${ns}/`)) objects.delete(key);
     },
     async list<T extends KubeObject>(collection: string, selector?: string) {
       const reqs = selector ? parseLabelSelector(selector) : [];
