@@ -14,7 +14,9 @@
 import type { KubeObject } from '../../types.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
-const AGGREGATE_TO = `${RBAC_GROUP}/aggregate-to-`;
+// As the tenant wrote it, or as stored upstream in the tenant's own key space (`<id>.rbac...`, ADR 0028):
+// the member's copy carries neither (its aggregationRule is gone too, so they would select nothing of its own).
+const AGGREGATE_TO = /(^|\.)rbac\.authorization\.k8s\.io\/aggregate-to-/;
 
 export const CLUSTER_ROLE_BINDING_REFUSED = 'ClusterRoleBindings are not propagated to member clusters: a cluster-wide grant there would reach other tenants\' namespaces; bind the ClusterRole with RoleBindings in your namespaces instead';
 
@@ -34,7 +36,7 @@ export function scopeRbacForMember(obj: KubeObject): MemberRbac {
   delete (out as { aggregationRule?: unknown }).aggregationRule;
   const labels = out.metadata.labels;
   if (labels) {
-    for (const key of Object.keys(labels)) if (key.startsWith(AGGREGATE_TO)) delete labels[key];
+    for (const key of Object.keys(labels)) if (AGGREGATE_TO.test(key)) delete labels[key];
   }
   return { ok: true, obj: out };
 }

@@ -55,10 +55,10 @@ describe('scopeRbacForMember', () => {
   it('refuses a ClusterRoleBinding', () => {
     assert.deepEqual(scopeRbacForMember({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${A}-x` } }), { ok: false, reason: CLUSTER_ROLE_BINDING_REFUSED });
   });
-  it('drops aggregate-to-* labels and the aggregationRule of a ClusterRole, keeps its rules and other labels', () => {
+  it('drops aggregate-to-* labels (as written, and in the tenant\'s upstream key space) and the aggregationRule of a ClusterRole, keeps its rules and other labels', () => {
     const role = {
       apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole',
-      metadata: { name: `${A}-x`, labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-view': 'true', app: 'x', ...MARKS } },
+      metadata: { name: `${A}-x`, labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true', 'rbac.authorization.k8s.io/aggregate-to-view': 'true', [`${A}.rbac.authorization.k8s.io/aggregate-to-edit`]: 'true', app: 'x', ...MARKS } },
       aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }] },
       rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
     } as KubeObject;
