@@ -93,7 +93,9 @@ describe('pod security admission', { timeout: 120_000 }, () => {
     await ctx.http.patch(`/api/v1/namespaces/${ns}`, 'application/merge-patch+json', { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } });
     const relabel = await ctx.http.patch(`/api/v1/namespaces/${ns}/pods/old`, 'application/merge-patch+json', { metadata: { labels: { tier: 'x' } } });
     assert.equal(relabel.status, 200, relabel.text);
-    const image = await ctx.http.patch(`/api/v1/namespaces/${ns}/pods/old`, 'application/merge-patch+json', { spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } });
+    // Strategic merge (containers by name), as kubectl set image sends: a merge patch would replace the list and
+    // drop `command`, which kube refuses first (422, pod updates may change only images and a few fields).
+    const image = await ctx.http.patch(`/api/v1/namespaces/${ns}/pods/old`, 'application/strategic-merge-patch+json', { spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } });
     assert.equal(image.status, 403, image.text);
     assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/pods/old`)).body.spec.containers[0].image, created.spec.containers[0].image);
   });
