@@ -48,7 +48,11 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const defaultPlacement = clusterScoped || resource.custom ? undefined : tenant.spec?.defaultPlacement as Placement | undefined;
   // Nothing can claim it (claimOf would say so): no view, which copies every label of the template,
   // for each write of a template no policy can match (ADR 0026: 10,000 labels, each 1 MB write).
-  if (policies.length === 0 && clusterPolicies.length === 0 && !defaultPlacement) return;
+  if (policies.length === 0 && clusterPolicies.length === 0 && !defaultPlacement) {
+    // Workloads only (cluster-scoped and custom kinds have no held form and no NotPropagated note): their binding is named by the template's name.
+    if (clusterScoped || resource.custom) return;
+    return unclaimed(ctx, resource, template, bindingOf(ctx.informers, namespace, bindingName(resource.kind, name)));
+  }
   // Cluster-scoped and custom templates are matched by their tenant name and apiVersion: the whole translation.
   // A held template (ADR 0023) is matched and scheduled by the tenant's values (its replicas, not the held 0).
   const view = clusterScoped || resource.custom ? toTenantObject(tctx, structuredClone(template)) : tenantView(fromHeld(template), tenantNamespace);
@@ -56,15 +60,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const bName = clusterScoped ? toUpstreamClusterName(tenantId, bindingName(resource.kind, view.metadata.name ?? '')) : bindingName(resource.kind, name);
   const binding = bindingOf(ctx.informers, namespace, bName);
   const claim = claimOf(view, policies, clusterPolicies, defaultPlacement);
-  // Deleting a policy leaves what it propagated as it is, as in Karmada: held while its binding lives (ADR 0023),
-  // released once the binding is gone (not while it is being deleted: members may still run their copies).
-  if (!claim) {
-    if (!binding) {
-      await noteNotPropagated(ctx, resource, template);
-      return ensureReleased(ctx, resource, template);
-    }
-    return binding.metadata.deletionTimestamp ? undefined : ensureHeld(ctx, resource, template);
-  }
+  if (!claim) return unclaimed(ctx, resource, template, binding);
 
   const allClusters = [...ctx.informers.clusters.store.values()];
   const usable = allowedClusters(tenant.spec?.clusters, allClusters);
@@ -178,4 +174,17 @@ function bindingObject(tenantId: string, namespace: string, tenantNamespace: str
 function tenantView(template: KubeObject, tenantNamespace: string): KubeObject {
   const { [TENANT_LABEL]: _hidden, ...labels } = template.metadata.labels ?? {};
   return { ...template, metadata: { ...template.metadata, namespace: tenantNamespace, labels } };
+}
+
+/**
+ * A template no policy claims. Deleting a policy leaves what it propagated as it is, as in Karmada: held while its
+ * binding lives (ADR 0023), released once the binding is gone (not while it is being deleted: members may still run
+ * their copies); a workload never bound says why it does not run.
+ */
+async function unclaimed(ctx: EngineContext, resource: TemplateResource, template: KubeObject, binding: ResourceBinding | undefined): Promise<ReconcileResult | void> {
+  if (!binding) {
+    await noteNotPropagated(ctx, resource, template);
+    return ensureReleased(ctx, resource, template);
+  }
+  return binding.metadata.deletionTimestamp ? undefined : ensureHeld(ctx, resource, template);
 }
