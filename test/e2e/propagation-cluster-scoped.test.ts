@@ -231,8 +231,11 @@ describe('propagation of cluster-scoped templates and custom resources', { timeo
       assert.deepEqual((role as KubeObject & { rules?: unknown }).rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
     }
     // The ClusterOverridePolicy applies to cluster-scoped templates as to any other.
-    await eventually(async () => (await onMember('member1', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier === 'one', 'tier=one on member1');
-    assert.equal((await onMember('member2', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.tier, undefined);
+    // A member is shared like the host: a ClusterRole's label keys there are in the tenant's own key space too
+    // (ADR 0028: `tier` is stored as `<id>/tier`), so no aggregationRule of the member's selects them.
+    const tier = `${acmeId}/tier`;
+    await eventually(async () => (await onMember('member1', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.[tier] === 'one', 'tier=one on member1');
+    assert.equal((await onMember('member2', clusterRolePath(acmeId, 'reader')))?.metadata.labels?.[tier], undefined);
     // A ClusterRoleBinding is refused on the members (ADR 20: a cluster-wide grant there would reach other
     // tenants' namespaces): nothing lands, and its binding says why, in tenant terms.
     const refused = await eventually(async () => {
