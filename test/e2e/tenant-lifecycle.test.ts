@@ -132,7 +132,8 @@ describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeou
     assert.ok(leftovers(beforeScan.objects, id, 'globex').length > 10, 'the scan sees globex before deletion');
 
     const deleted = await warren(['tenant', 'delete', 'globex', '--data-dir', dir, '--wait'], 90_000);
-    assert.equal(ok(deleted, 'tenant delete'), 'tenant/globex deleted\ntenant/globex is gone, with everything it had\n');
+    // First and last lines; between them `--wait` prints each phase it sees (`[  0.4s] tenant/globex: Terminating`).
+    assert.match(ok(deleted, 'tenant delete'), /^tenant\/globex deleted\n(  \[ *\d+\.\ds\] tenant\/globex: \w+\n)*tenant\/globex is gone, with everything it had\n$/);
     const r = await hank(['get', 'ns']);
     assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', UNAUTHORIZED]);
 

@@ -199,7 +199,8 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     assert.ok(leftovers(beforeScan.objects, globexId, 'globex').length > 10, 'the scan sees globex before deletion');
 
     const deleted = await w.warren(['tenant', 'delete', 'globex', '--wait'], 240_000);
-    assert.equal(ok(deleted, 'tenant delete'), 'tenant/globex deleted\ntenant/globex is gone, with everything it had\n');
+    // First and last lines; between them `--wait` prints each phase it sees (`[  0.4s] tenant/globex: Terminating`).
+    assert.match(ok(deleted, 'tenant delete'), /^tenant\/globex deleted\n(  \[ *\d+\.\ds\] tenant\/globex: \w+\n)*tenant\/globex is gone, with everything it had\n$/);
     const r = await globex(['get', 'ns']);
     assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', UNAUTHORIZED]);
 
