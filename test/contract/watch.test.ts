@@ -97,14 +97,21 @@ describe('watch', { timeout: 90_000 }, () => {
     assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(rv));
   });
 
-  it('a too-old resourceVersion gives an ERROR event with a 410 Expired Status', async () => {
+  it('a too-old resourceVersion gives an ERROR event with a 410 Expired Status', async (t) => {
     const ns = await ctx.namespaces.create('w');
-    // Enough writes that resourceVersion 1 is outside any watch window.
+    // Enough writes that resourceVersion 1 is outside the embedded server's watch window.
     for (let i = 0; i < 5; i++) await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap(`old${i}`));
     const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=1`);
     try {
       assert.equal(w.status, 200, 'kube answers 200 and reports the expiry inside the stream');
       const e = await w.next();
+      // A real apiserver's watch cache reaches back to the revision of its first list, which on
+      // a control plane started moments ago (etcd empty) is below 2: it replays every event of the
+      // namespace since resourceVersion 1 (1.20's controller-manager writes kube-root-ca.crt there
+      // first, then come our writes). Only a server we did not start may do so.
+      if (ctx.server.external && e?.type === 'ADDED' && e.object.metadata?.namespace === ns) {
+        return t.skip('the server\'s watch window still holds resourceVersion 1 (a freshly started apiserver)');
+      }
       assert.equal(e?.type, 'ERROR');
       assert.equal(e?.object.kind, 'Status');
       assert.equal(e?.object.code, 410);

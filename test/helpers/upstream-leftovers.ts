@@ -22,12 +22,13 @@ export async function listEverything(host: Kubectl): Promise<{ resources: string
   const objects: Found[] = [];
   for (const resource of resources) {
     const out = ok(await host(['get', resource, '-A', '-o', 'json'], 60_000), `get ${resource}`);
-    type Item = { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; involvedObject?: { kind?: string } };
+    // The same Event is listed twice: core/v1 names its object involvedObject, events.k8s.io regarding.
+    type Item = { metadata: { name: string; namespace?: string; labels?: Record<string, string> }; involvedObject?: { kind?: string }; regarding?: { kind?: string } };
     for (const item of (JSON.parse(out) as { items: Item[] }).items) {
       objects.push({
         resource, name: item.metadata.name, labels: item.metadata.labels ?? {}, text: JSON.stringify(item),
         ...(item.metadata.namespace ? { namespace: item.metadata.namespace } : {}),
-        ...(item.involvedObject?.kind ? { involvedKind: item.involvedObject.kind } : {}),
+        ...(item.involvedObject?.kind ?? item.regarding?.kind ? { involvedKind: item.involvedObject?.kind ?? item.regarding?.kind } : {}),
       });
     }
   }
@@ -42,7 +43,8 @@ export async function listEverything(host: Kubectl): Promise<{ resources: string
  */
 export function leftovers(objects: Found[], id: string, name: string): string[] {
   const prefix = `${id}-`;
-  return objects.filter((o) => !(o.resource === 'events' && o.involvedKind === 'Tenant')).filter((o) => o.namespace?.startsWith(prefix) || o.name.startsWith(prefix) || o.name.includes(`.${prefix}`)
+  const isEvent = (resource: string): boolean => resource === 'events' || resource === 'events.events.k8s.io';
+  return objects.filter((o) => !(isEvent(o.resource) && o.involvedKind === 'Tenant')).filter((o) => o.namespace?.startsWith(prefix) || o.name.startsWith(prefix) || o.name.includes(`.${prefix}`)
     || o.labels[TENANT_LABEL] === id || o.text.includes(id) || o.text.includes(`"${name}"`))
     .map((o) => `${o.resource} ${o.namespace ?? ''}/${o.name}`);
 }

@@ -59,7 +59,28 @@ export function toTenantResourceList(id: string, doc: Obj, ownGroups?: ReadonlyS
   const resources = (Array.isArray(doc.resources) ? doc.resources : []).filter(isObject)
     .filter((r) => resourceVisible(v.group, v.custom, String(r.name ?? '')))
     .map((r) => (typeof r.group === 'string' && v.custom ? { ...r, group: v.group } : r));
+  // kube never serves an empty group-version (kubectl fails "received empty response for" one):
+  // a group-version of only hidden resources is hidden as a whole (e.g. authentication.k8s.io/v1
+  // on a 1.20 host, which serves only the denied tokenreviews there).
+  if (resources.length === 0) return undefined;
   return { ...doc, groupVersion: slash < 0 ? gv : renameGroupVersion(gv, v.group), resources };
+}
+
+/**
+ * An APIGroupList (tenant spelling) without the group-versions known to hold nothing for the
+ * tenant. The group list alone cannot tell (a group may serve a visible resource in one
+ * version and only denied ones in another), so the caller reads each version's resource list
+ * and passes the empty ones. A group left without versions is dropped; a preferred version
+ * that was dropped is replaced by the first remaining one, as kube lists the preferred first.
+ */
+export function withoutEmptyVersions(list: Obj, emptyGroupVersions: ReadonlySet<string>): Obj {
+  const groups = (Array.isArray(list.groups) ? list.groups : []).filter(isObject).flatMap((g) => {
+    const versions = (Array.isArray(g.versions) ? g.versions : []).filter(isObject).filter((ver) => !emptyGroupVersions.has(String(ver.groupVersion ?? '')));
+    if (versions.length === 0) return [];
+    const preferred = isObject(g.preferredVersion) && versions.some((ver) => ver.groupVersion === (g.preferredVersion as Obj).groupVersion) ? g.preferredVersion : versions[0];
+    return [{ ...g, versions, preferredVersion: preferred }];
+  });
+  return { ...list, groups };
 }
 
 /** Aggregated discovery (apidiscovery.k8s.io/v2 APIGroupDiscoveryList). */

@@ -8,7 +8,7 @@ import type { RequestInfo } from '../../core/request-info.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { isBuiltinGroup, isCustomGroup } from '../../core/tenancy/resource-classes.ts';
 import { toUpstreamGroup } from '../../core/tenancy/names.ts';
-import { toTenantAggregatedDiscovery, toTenantGroupList, toTenantResourceList } from '../../core/tenancy/discovery-translation.ts';
+import { toTenantAggregatedDiscovery, toTenantGroupList, toTenantResourceList, withoutEmptyVersions } from '../../core/tenancy/discovery-translation.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJsonBody } from '../respond.ts';
 
@@ -38,6 +38,22 @@ export function createDiscoveryService(upstream: Upstream): DiscoveryService {
     return entry;
   };
 
+  // The tenant's group list without group-versions that hold nothing for it. Only built-in groups
+  // are read: a tenant's CRD group-version always serves its resource. A version whose list cannot
+  // be read stays listed (kube lists an unavailable aggregated API too).
+  // `only` narrows the list to one group first (/apis/<group> reads just that group's versions).
+  const tenantGroupList = async (id: string, doc: Obj, only?: string): Promise<Obj> => {
+    const all = toTenantGroupList(id, doc);
+    const list = only === undefined ? all : { ...all, groups: (all.groups as Obj[]).filter((g) => g.name === only) };
+    const builtin = (list.groups as Obj[]).filter((g) => isBuiltinGroup(String(g.name ?? '')));
+    const gvs = builtin.flatMap((g) => (Array.isArray(g.versions) ? g.versions : []).map((ver: Obj) => String(ver.groupVersion ?? '')));
+    const empty = await Promise.all(gvs.map(async (gv) => {
+      const answer = await fetchDoc(`/apis/${gv}`, 'application/json');
+      return answer.status === 200 && toTenantResourceList(id, answer.body) === undefined ? [gv] : [];
+    }));
+    return withoutEmptyVersions(list, new Set(empty.flat()));
+  };
+
   return {
     async serve(req, res, ctx, info, path) {
       const accept = req.headers.accept ?? 'application/json';
@@ -47,7 +63,7 @@ export function createDiscoveryService(upstream: Upstream): DiscoveryService {
         if (AGGREGATED.test(doc.contentType)) {
           sendJsonBody(res, 200, toTenantAggregatedDiscovery(ctx.id, doc.body), { 'Content-Type': doc.contentType, Vary: 'Accept' });
         } else if (trimmed === '/apis') {
-          sendJsonBody(res, 200, toTenantGroupList(ctx.id, doc.body), { Vary: 'Accept' });
+          sendJsonBody(res, 200, await tenantGroupList(ctx.id, doc.body), { Vary: 'Accept' });
         } else {
           const { serverAddressByClientCIDRs: _hidden, ...rest } = doc.body;
           sendJsonBody(res, 200, rest, { Vary: 'Accept' });
@@ -57,7 +73,7 @@ export function createDiscoveryService(upstream: Upstream): DiscoveryService {
       if (info.apiPrefix === 'apis' && !info.apiVersion) {
         // /apis/<group>: the group document, from the translated group list.
         const group = trimmed.split('/')[2] ?? '';
-        const list = toTenantGroupList(ctx.id, (await fetchDoc('/apis', 'application/json')).body);
+        const list = await tenantGroupList(ctx.id, (await fetchDoc('/apis', 'application/json')).body, group);
         const entry = (list.groups as Obj[]).find((g) => g.name === group);
         if (!entry) throw notFound();
         sendJsonBody(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...entry });
