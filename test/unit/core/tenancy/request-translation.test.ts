@@ -65,7 +65,8 @@ describe('request translation', () => {
   }
 
   const refusals = [
-    { name: 'denied resource', method: 'GET', url: '/api/v1/nodes', code: 403, message: /nodes is forbidden: User "alice" cannot list resource "nodes" in API group ""/ },
+    // Nodes are a tenant view now (ADR 30); PersistentVolumes stay denied.
+    { name: 'denied resource', method: 'GET', url: '/api/v1/persistentvolumes', code: 403, message: /persistentvolumes is forbidden: User "alice" cannot list resource "persistentvolumes" in API group ""/ },
     { name: 'denied resource named as written', method: 'GET', url: '/apis/certificates.k8s.io/v1/certificatesigningrequests/x', code: 403, message: /certificatesigningrequests\.certificates\.k8s\.io "x" is forbidden/ },
     { name: 'write to shared', method: 'DELETE', url: '/apis/storage.k8s.io/v1/storageclasses/standard', code: 403, message: /read-only/ },
     // TokenRequest is answered by the gateway (ADR 0028); it serves create only, as kube does.
