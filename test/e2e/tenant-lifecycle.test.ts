@@ -133,7 +133,7 @@ describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeou
 
     const deleted = await warren(['tenant', 'delete', 'globex', '--data-dir', dir, '--wait'], 90_000);
     // First and last lines; between them `--wait` prints each phase it sees (`[  0.4s] tenant/globex: Terminating`).
-    assert.match(ok(deleted, 'tenant delete'), /^tenant\/globex deleted\n(  \[ *\d+\.\ds\] tenant\/globex: \w+\n)*tenant\/globex is gone, with everything it had\n$/);
+    assert.match(ok(deleted, 'tenant delete'), /^tenant\/globex deleted\n( {2}\[ *\d+\.\ds\] tenant\/globex: \w+\n)*tenant\/globex is gone, with everything it had\n$/);
     const r = await hank(['get', 'ns']);
     assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', UNAUTHORIZED]);
 
