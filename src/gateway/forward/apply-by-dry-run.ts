@@ -14,7 +14,7 @@ import type { KubeObject } from '../../core/types.ts';
 import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
-import type { PreparedRequest } from './prepared-request.ts';
+import { type PreparedRequest, withQuery } from './prepared-request.ts';
 import type { WriteTarget } from './write-object.ts';
 
 const MAX_ATTEMPTS = 5;
@@ -29,11 +29,6 @@ export interface ApplyInput {
   vet: (final: FinalObject) => Promise<void>;
   /** What is sent for the applied configuration over the live object (a held object stays held, held-writes.ts). */
   rewrite?: (applied: KubeObject, live: KubeObject | undefined) => KubeObject;
-}
-
-function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
 }
 
 /** A resourceVersion precondition failed (not an SSA field conflict, which is the caller's to see). */

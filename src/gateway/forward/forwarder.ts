@@ -167,11 +167,6 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
   };
 }
 
-export function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
-}
-
 /** The proxied path keeps upstream warnings (unknown fields under fieldValidation=Warn): so do the read-then-write paths, scrubbed. */
 function sendWarning(res: ServerResponse, ctx: TenantContext, answer: UpstreamResponse): void {
   const warning = answer.headers.warning;

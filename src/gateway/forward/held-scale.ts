@@ -16,7 +16,7 @@ import { selectorString } from '../../core/table/cell-format.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import { applyPatch } from './patch-by-update.ts';
-import type { PreparedRequest } from './prepared-request.ts';
+import { type PreparedRequest, withQuery } from './prepared-request.ts';
 
 const MAX_ATTEMPTS = 5;
 
@@ -47,11 +47,6 @@ export interface HeldScaleInput {
 }
 
 const parentPath = (prepared: PreparedRequest): string => prepared.path.replace(/\/scale$/, '');
-
-function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
-}
 
 /** The held parent, or undefined (not held, or not readable: the usual path answers). */
 async function heldParent(input: HeldScaleInput): Promise<KubeObject | undefined> {

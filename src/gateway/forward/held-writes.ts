@@ -16,7 +16,7 @@ import { hasHeldResource, hold, isHeld, reholdWrite } from '../../core/propagati
 import { heldFieldsInvalid } from '../../core/propagation/held-input.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
-import type { PreparedRequest } from './prepared-request.ts';
+import { type PreparedRequest, withQuery } from './prepared-request.ts';
 
 const MAX_ATTEMPTS = 5;
 
@@ -53,11 +53,6 @@ export function heldApplyRewrite(info: RequestInfo, user: string | undefined): (
     if (isHeld(live) && info.subresource === 'status') throw refuseHeldStatusWrite(info, user);
     return heldBody(applied, live, true);
   };
-}
-
-function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
 }
 
 export interface HeldWriteInput {

@@ -13,18 +13,13 @@ import { applyStrategicMergePatch, strategicMergeUnsupported, supportsStrategicM
 import { definitionNameFor } from '../../core/patch/type-resolver.ts';
 import { apiVersionOf } from '../../core/tenancy/request-kind.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
-import type { PreparedRequest } from './prepared-request.ts';
+import { type PreparedRequest, withQuery } from './prepared-request.ts';
 import { translateWrite, type WriteTarget } from './write-object.ts';
 import { heldBody, refuseHeldStatusWrite } from './held-writes.ts';
 import { hasHeldResource, isHeld } from '../../core/propagation/host-hold.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 
 const MAX_ATTEMPTS = 5;
-
-function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
-}
 
 /** Strategic merge follows the request's type, not whatever the patched document claims to be. */
 export function applyPatch(type: string, doc: KubeObject, patch: unknown, typeName: string | undefined): KubeObject {

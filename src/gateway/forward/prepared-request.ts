@@ -20,3 +20,9 @@ export interface PreparedRequest {
   /** A patch the gateway applies itself: what the patched object must be. */
   write?: WriteTarget;
 }
+
+/** An upstream path with its query, as sent. */
+export function withQuery(path: string, query: URLSearchParams): string {
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -13,7 +13,7 @@ import type { Proxy } from '../proxy/proxy-adapter.ts';
 import { sendTranslatedJson } from '../proxy/json-response.ts';
 import { sendTranslatedWatch } from '../proxy/watch-response.ts';
 import { sendJsonBody } from '../respond.ts';
-import type { PreparedRequest } from './prepared-request.ts';
+import { type PreparedRequest, withQuery } from './prepared-request.ts';
 
 export interface ResponsePipe {
   /** A JSON answer the gateway already holds (read-modify-write patches). */
@@ -84,11 +84,6 @@ function translateWriteResult(ctx: TenantContext, body: unknown, hint?: KindHint
     if (err instanceof ApiError && err.code === 404) throw internalError('the object was written, but the result cannot be shown in the tenant\'s view');
     throw err;
   }
-}
-
-function withQuery(path: string, query: URLSearchParams): string {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
 }
 
 /** Upstream is always spoken to in JSON; a Table request stays a Table request. */
