@@ -32,8 +32,9 @@ import { recoverySuite } from './suites/recovery.ts';
 import { memorySoakSuite } from './suites/memory-soak.ts';
 import { heavyBodySuite } from './suites/heavy-body.ts';
 import { realOverheadSuite } from './suites/real-overhead.ts';
+import { writeThroughputSuite } from './suites/write-throughput.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, realOverheadSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, writeThroughputSuite, realOverheadSuite];
 const FULL_RUN = SUITES.filter((s) => !s.standalone);
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));

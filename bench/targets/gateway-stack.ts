@@ -39,8 +39,8 @@ export interface GatewayStack {
   direct(maxSockets: number): BenchClient;
   /** Client of the passthrough floor (it asks for no client certificate). */
   floorClient(maxSockets: number): BenchClient;
-  /** `warren tenant create NAME --admin alice --wait --kubeconfig-out`, as a platform admin would. */
-  createTenant(name: string): Promise<ReadyTenant>;
+  /** `warren tenant create NAME --admin alice --wait --kubeconfig-out [flags]`, as a platform admin would. */
+  createTenant(name: string, flags?: string[]): Promise<ReadyTenant>;
   stop(): Promise<void>;
 }
 
@@ -81,10 +81,10 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
         if (!floor) throw new Error('this stack was started without the floor proxy');
         return tlsClient(floor.url, { ca: caPem }, maxSockets);
       },
-      async createTenant(name) {
+      async createTenant(name, flags = []) {
         const out = join(scratch, `${name}.kubeconfig`);
         const { stdout } = await run(process.execPath, [join(options.repoRoot, 'bin/warren'), 'tenant', 'create', name,
-          '--kubeconfig', upstreamKubeconfigFile, '--admin', 'alice', '--wait', '--kubeconfig-out', out], { cwd: options.repoRoot });
+          '--kubeconfig', upstreamKubeconfigFile, '--admin', 'alice', '--wait', '--kubeconfig-out', out, ...flags], { cwd: options.repoRoot });
         const id = /Ready \(id (\w+)\)/.exec(stdout)?.[1];
         if (!id) throw new Error(`tenant create ${name}: no id in output: ${stdout}`);
         return { name, id, kubeconfig: readFileSync(out, 'utf8') };

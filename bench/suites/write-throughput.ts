@@ -1,0 +1,141 @@
+// Issue 18: a tenant's writes through the gateway against the same writes sent
+// straight to the upstream, in one run, so the ratios hold whatever the load:
+// 16 keep-alive clients with client certificates (the upstream's admin, the
+// tenant user alice), ~1 KiB ConfigMaps. The tenant has a quota like
+// tenants/acme.yaml (namespace and per-resource object counts, cpu, memory,
+// storage), because that is what made creates slow: every create counted the
+// tenant's objects of its resource with a LIST (ADR 0031).
+import { cmPath, configMap, namespaceBody } from '../fixtures.ts';
+import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
+import { expectStatus, runConcurrent } from '../load.ts';
+import { cpuMeter } from '../process-cpu.ts';
+import { msSince, percentile } from '../stats.ts';
+import type { Suite } from '../suite.ts';
+import { startGatewayStack } from '../targets/gateway-stack.ts';
+import { renderGatewayText, writeGatewaySection, type GatewayRow } from './gateway-report.ts';
+
+const CLIENTS = 16;
+const OBJECTS = 3_000;
+/** Creates and updates go in blocks, the two ways taking turns, so outside load hits both alike. */
+const BLOCKS = 6;
+const GET_SEQUENTIAL = 3_000;
+const GET_WARMUP = 300;
+const PAYLOAD = 900;
+const QUOTA = `namespaces=20,objectsPerResource=${OBJECTS * 2},cpu=16,memory=64Gi,storage=500Gi`;
+
+type Way = 'direct' | 'gateway';
+const WAYS: Way[] = ['direct', 'gateway'];
+const name = (i: number): string => `wt-${String(i).padStart(5, '0')}`;
+
+interface Phase {
+  rate: Record<Way, number>;
+  p50: Record<Way, number>;
+  p99: Record<Way, number>;
+  /** CPU ms per request of the gateway and upstream processes while each way ran. */
+  cpu: Record<Way, { gateway: number; upstream: number }>;
+}
+
+interface WayTarget {
+  client: BenchClient;
+  /** The namespace in this way's terms (the gateway's is the tenant's). */
+  ns: string;
+}
+
+async function phase(targets: Record<Way, WayTarget>, pids: { gateway: number; upstream: number }, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
+  const latencies: Record<Way, number[]> = { direct: [], gateway: [] };
+  const elapsed: Record<Way, number> = { direct: 0, gateway: 0 };
+  const cpu: Record<Way, { gateway: number; upstream: number }> = { direct: { gateway: 0, upstream: 0 }, gateway: { gateway: 0, upstream: 0 } };
+  const perBlock = OBJECTS / BLOCKS;
+  for (let b = 0; b < BLOCKS; b++) {
+    for (const way of WAYS) {
+      const meter = cpuMeter({ gateway: [pids.gateway], upstream: [pids.upstream] });
+      const r = await runConcurrent(CLIENTS, perBlock, (k) => op(targets[way], b * perBlock + k));
+      const used = meter.read();
+      latencies[way].push(...r.latencies);
+      elapsed[way] += r.elapsedMs;
+      cpu[way].gateway += (used.gateway ?? 0) * 1000;
+      cpu[way].upstream += (used.upstream ?? 0) * 1000;
+    }
+  }
+  const of = (f: (way: Way) => number): Record<Way, number> => ({ direct: f('direct'), gateway: f('gateway') });
+  return {
+    rate: of((w) => (OBJECTS / elapsed[w]) * 1000),
+    p50: of((w) => percentile(latencies[w], 50)),
+    p99: of((w) => percentile(latencies[w], 99)),
+    cpu: { direct: { gateway: cpu.direct.gateway / OBJECTS, upstream: cpu.direct.upstream / OBJECTS }, gateway: { gateway: cpu.gateway.gateway / OBJECTS, upstream: cpu.gateway.upstream / OBJECTS } },
+  };
+}
+
+function phaseRows(label: string, unit: string, p: Phase, goal: { ratio: number }): GatewayRow[] {
+  const ratio = p.rate.gateway / p.rate.direct;
+  return [
+    { metric: `${label}, ${CLIENTS} clients`, unit, ...p.rate },
+    { metric: `${label}: gateway / direct`, unit: 'x', gateway: ratio, goal: `>= ${goal.ratio}x`, pass: ratio >= goal.ratio },
+    { metric: `${label} latency p50`, unit: 'ms', ...p.p50 },
+    { metric: `${label} latency p99`, unit: 'ms', ...p.p99 },
+    { metric: `${label}: upstream CPU per request`, unit: 'ms', direct: p.cpu.direct.upstream, gateway: p.cpu.gateway.upstream },
+    { metric: `${label}: gateway CPU per request`, unit: 'ms', gateway: p.cpu.gateway.gateway },
+  ];
+}
+
+async function gets(targets: Record<Way, WayTarget>): Promise<Record<Way, number[]>> {
+  const samples: Record<Way, number[]> = { direct: [], gateway: [] };
+  const getter = (way: Way) => async (i: number): Promise<void> => {
+    const t = targets[way];
+    expectStatus(await t.client.request('GET', cmPath(t.ns, name((i * 7919) % OBJECTS))), 200);
+  };
+  for (const way of WAYS) await runConcurrent(1, GET_WARMUP, getter(way));
+  for (let b = 0; b < BLOCKS; b++) {
+    for (const way of WAYS) samples[way].push(...(await runConcurrent(1, GET_SEQUENTIAL / BLOCKS, getter(way))).latencies);
+  }
+  return samples;
+}
+
+export const writeThroughputSuite: Suite = {
+  name: 'write-throughput',
+  method: 'see the Write throughput section of docs/benchmarks.md',
+  async run(env) {
+    const started = process.hrtime.bigint();
+    const stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
+    const rows: GatewayRow[] = [];
+    try {
+      const tenant = await stack.createTenant('writer', ['--quota', QUOTA]);
+      env.log(`write-throughput: tenant writer Ready as ${tenant.id}`);
+      const targets: Record<Way, WayTarget> = {
+        direct: { client: stack.direct(CLIENTS), ns: 'wt-direct' },
+        gateway: { client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
+      };
+      for (const t of Object.values(targets)) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
+      const pids = { gateway: stack.gateway.pid, upstream: stack.upstream.process.pid };
+      const c = await phase(targets, pids, async (t, i) => {
+        expectStatus(await t.client.request('POST', cmPath(t.ns), configMap(t.ns, name(i), PAYLOAD, i)), 201);
+      });
+      env.log(`write-throughput: creates/s ${JSON.stringify(c.rate)}`);
+      const u = await phase(targets, pids, async (t, i) => {
+        expectStatus(await t.client.request('PUT', cmPath(t.ns, name(i)), configMap(t.ns, name(i), PAYLOAD, i + 1)), 200);
+      });
+      env.log(`write-throughput: updates/s ${JSON.stringify(u.rate)}`);
+      const g = await gets(targets);
+      const p50 = { direct: percentile(g.direct, 50), gateway: percentile(g.gateway, 50) };
+      env.log(`write-throughput: GET p50 ${JSON.stringify(p50)}`);
+      rows.push(...phaseRows('creates', 'writes/s', c, { ratio: 0.7 }), ...phaseRows('updates', 'writes/s', u, { ratio: 0.8 }));
+      rows.push({ metric: 'GET sequential p50', unit: 'ms', ...p50, goal: '<= direct + 0.5 ms', pass: p50.gateway <= p50.direct + 0.5 });
+      rows.push({ metric: 'GET sequential p99', unit: 'ms', direct: percentile(g.direct, 99), gateway: percentile(g.gateway, 99) });
+      for (const t of Object.values(targets)) t.client.close();
+    } finally {
+      await stack.stop();
+    }
+    const seconds = msSince(started) / 1000;
+    process.stdout.write(`\nWrite throughput (direct = embedded apiserver, gateway = warren serve with mTLS, tenant with a quota)\n${renderGatewayText(rows)}\n`);
+    const path = writeGatewaySection(env.repoRoot, { title: 'Write throughput', suite: 'write-throughput', rows, notes: [], seconds, method: METHOD });
+    const failed = rows.filter((r) => r.pass === false).length;
+    return { rows: [], notes: [`${failed} of ${rows.filter((r) => r.pass !== undefined).length} goals failed; table above and in ${path}`] };
+  },
+};
+
+const METHOD = [
+  '**direct**: `warren apiserver` (fresh data dir), admin client certificate, upstream namespace `wt-direct`; **gateway**: `warren serve --upstream-kubeconfig` in front of it, tenant `writer` made with `warren tenant create --admin alice --wait --quota ' + QUOTA + '`, alice\'s client certificate, tenant namespace `wt`. Each server in its own process; the bench client (raw node:https, keep-alive) in another, all on the same 2 cores.',
+  `**creates**, then **updates** (PUT of the whole object, no resourceVersion) of ${OBJECTS.toLocaleString('en-US')} ~1 KiB ConfigMaps per way, ${CLIENTS} concurrent keep-alive clients, in ${BLOCKS} blocks with the ways taking turns (direct, gateway, direct, ...), rate = objects / summed block time. CPU per request: user + system of each process (/proc/<pid>/stat) over the blocks of that way, divided by the requests.`,
+  `**GET**: one ConfigMap by name, one request at a time, ${GET_SEQUENTIAL.toLocaleString('en-US')} per way after ${GET_WARMUP} warm-up, ways taking turns in ${BLOCKS} blocks.`,
+  'Goals (issue 18): creates through the gateway >= 0.7x direct, updates >= 0.8x, GET p50 within 0.5 ms of direct, as ratios of this one run. The machine is shared: read the load average beside the figures.',
+];
