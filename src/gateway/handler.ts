@@ -77,8 +77,6 @@ export interface GatewayDeps {
   forwarder: Forwarder;
   /** The platform-admin provisioning API (portal-routes.ts). */
   portal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
-  /** Tenant-wide quota at creation (403 "exceeded quota"). */
-  checkQuota(tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void>;
   /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   /** Karmada Clusters in the tenant's view (only those its Tenant allows); false = not a Cluster request. */
@@ -276,8 +274,6 @@ async function forward(deps: GatewayDeps, req: IncomingMessage, res: ServerRespo
   const prepared = await translatingAsync(req, () => deps.forwarder.prepare(req, ctx, info, fwd, res));
   guard(deps, ctx, info, { method: prepared.method, path: prepared.path, query: prepared.query, body: prepared.guardBody }, res);
   if (await deps.serveClusters?.(req, res, ctx, info, fwd)) return;
-  const tenant = deps.tenants.byId(ctx.id);
-  if (tenant) await deps.checkQuota(tenant, info, fwd);
   if (await deps.serveFromCache(req, res, ctx, info, fwd)) return;
   // The guard again on the final object of every write, right before it is sent: for a patch the
   // gateway applies itself, that object exists only after the stored one was read and patched.

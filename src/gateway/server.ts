@@ -6,10 +6,7 @@ import type { Duplex } from 'node:stream';
 import { issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { startTenantDirectory } from './tenants/upstream-tenant-directory.ts';
-import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
-import type { RequestInfo } from '../core/request-info.ts';
-import type { ForwardedRequest } from '../core/tenancy/request-translation.ts';
-import { checkTenantQuota } from './admission/quota.ts';
+import type { TenantDirectory } from './tenant-directory.ts';
 import { createWriteAdmission, podSecurityLevelOf } from './admission/write-admission.ts';
 import { servePortal } from './portal/portal-routes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -162,10 +159,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
       podSecurityOf: podSecurityLevelOf(directory),
-      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp }),
+      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
-    checkQuota: observability.observeQuota((tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => checkTenantQuota(upstream, tenant, info, fwd)),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     serveClusters: createClusterServer(upstream, directory),
     serveNodes: createNodeView({ upstream, cache, version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body) }),

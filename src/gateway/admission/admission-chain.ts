@@ -12,8 +12,10 @@
 //     uid (read upstream: the host's garbage collector follows uids);
 //  5. PVC volumeName: a claim binds only to a volume offered to it (read
 //     upstream: PersistentVolumes are the platform's);
-//  6. quota: last, because it is the only admitter with state (the tenant's
-//     lock and usage snapshot) and an object refused above must not take it.
+//  6. quota (cpu, memory, storage), then 7. object counts (namespaces, objects
+//     per resource): last, because they are the admitters with state (the
+//     tenant's lock and usage snapshot; a reserved object) and an object
+//     refused above must not take it.
 // Each admitter may start per-write work before the write (quota takes its
 // lock, so the upstream write happens under it) and end it after the upstream
 // answered; ends run in reverse order, also when the write failed.

@@ -4,13 +4,13 @@
 // write of the tenant sees this one; the final object (create/update body,
 // patched object, an apply's merged dry-run result) is judged right before it is sent.
 // Semantics: core/tenancy/quota; why a lock: docs/adr/0010-tenant-resource-quota.md.
-import type { ServerResponse } from 'node:http';
 import { hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import type { TenantDirectory } from '../tenant-directory.ts';
 import type { Admitter, AdmitterRun } from './admission-chain.ts';
 import { createTenantLocks } from './quota-locks.ts';
 import { createQuotaUsageCache, type QuotaUsageCache, type TenantObjects } from './quota-usage-cache.ts';
+import { answered, succeeded } from './response-answered.ts';
 import { freesQuota, judgeWrite, quotaTargetOf, type JudgedWrite } from './quota-write.ts';
 
 export interface QuotaAdmitterOptions {
@@ -23,24 +23,6 @@ export interface QuotaAdmitterOptions {
   /** Called with each refusal (metrics). */
   onRefusal?: (tenantId: string) => void;
 }
-
-/** Resolves when the response has gone out (or the client went away), or after the timeout. */
-function answered(res: ServerResponse, timeoutMs: number): Promise<void> {
-  if (res.writableFinished || res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, timeoutMs);
-    function done(): void {
-      clearTimeout(timer);
-      res.off('finish', done);
-      res.off('close', done);
-      resolve();
-    }
-    res.once('finish', done);
-    res.once('close', done);
-  });
-}
-
-const succeeded = (res: ServerResponse): boolean => res.statusCode >= 200 && res.statusCode < 300;
 
 export function quotaAdmitter(options: QuotaAdmitterOptions): Admitter {
   const locks = createTenantLocks();

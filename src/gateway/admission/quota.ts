@@ -1,7 +1,8 @@
-// Tenant-wide quota (Tenant.spec.quota), enforced by the gateway when a tenant
-// creates something: the number of namespaces, and of objects of any one
-// resource. Refusals read like kube's ResourceQuota admission, so tooling that
-// recognises "exceeded quota" keeps working.
+// Tenant-wide count quota (Tenant.spec.quota): the number of namespaces, and of
+// objects of any one resource. What is counted, and how it is read upstream;
+// the counter that creates reserve against is object-counts.ts, the admitter
+// object-count-admitter.ts. Refusals read like kube's ResourceQuota admission,
+// so tooling that recognises "exceeded quota" keeps working.
 import { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
@@ -11,6 +12,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import type { TenantInfo } from '../tenant-directory.ts';
+import type { LoadedCount } from './object-counts.ts';
 
 export const TENANT_QUOTA_NAME = 'tenant-quota';
 
@@ -19,30 +21,57 @@ export function quotaExceeded(resource: string, used: number, limit: number): Ap
   return new ApiError('Forbidden', `${resource} is forbidden: exceeded quota: ${TENANT_QUOTA_NAME}, requested: count/${resource}=1, used: count/${resource}=${used}, limited: count/${resource}=${limit}`, { kind: resource });
 }
 
-/** Counts the tenant's objects of a resource upstream (all namespaces) that the tenant can see, up to `cap`. */
-async function countOwned(upstream: Upstream, collection: string, selector: string, cap: number, tenantId: string): Promise<number> {
-  let count = 0;
-  let next: string | undefined;
-  const crd = collection.endsWith('/customresourcedefinitions');
-  do {
-    const query = new URLSearchParams({ labelSelector: selector, limit: '500' });
-    if (next) query.set('continue', next);
-    const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${collection}?${query.toString()}`);
-    if (answer.status !== 200) return 0; // an unreadable collection is not a reason to refuse; the create itself will tell
-    count += (answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item, { crd })).length;
-    next = answer.body.metadata?.continue || undefined;
-  } while (next && count <= cap);
-  return count;
+/** One counted collection: which of the tenant's objects one create adds to. */
+export interface CountTarget {
+  /** group/resource, upstream spelling (a custom resource's group carries the tenant prefix). */
+  key: string;
+  /** The tenant's word for the resource, for the refusal. */
+  resource: string;
+  /** Upstream collection path across all namespaces. */
+  collection: string;
+  selector: string;
+  limit: number;
+  crd: boolean;
 }
 
-export async function checkTenantQuota(upstream: Upstream, tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): Promise<void> {
-  if (info.verb !== 'create' || info.subresource || !tenant.quota) return;
+/** What a create counts against, or undefined when the tenant's quota says nothing about it. */
+export function countTargetOf(tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest): CountTarget | undefined {
+  if (info.verb !== 'create' || info.subresource || !tenant.quota) return undefined;
   const isNamespace = info.apiGroup === '' && info.resource === 'namespaces';
   const limit = isNamespace && tenant.quota.namespaces !== undefined ? tenant.quota.namespaces : tenant.quota.objectsPerResource;
-  if (limit === undefined) return;
+  if (limit === undefined) return undefined;
   const base = info.apiPrefix === 'api' ? `/api/${info.apiVersion}` : `/apis/${fwd.group}/${info.apiVersion}`;
-  // The engine's execution spaces (karmada-es-*) are not the tenant's to count.
-  const selector = isNamespace ? `${TENANT_LABEL}=${tenant.id},${NOT_EXECUTION_SPACE}` : `${TENANT_LABEL}=${tenant.id}`;
-  const used = await countOwned(upstream, `${base}/${info.resource}`, selector, limit, tenant.id);
-  if (used >= limit) throw quotaExceeded(info.resource, used, limit);
+  return {
+    key: `${fwd.group}/${info.resource}`,
+    resource: info.resource,
+    collection: `${base}/${info.resource}`,
+    // The engine's execution spaces (karmada-es-*) are not the tenant's to count.
+    selector: isNamespace ? `${TENANT_LABEL}=${tenant.id},${NOT_EXECUTION_SPACE}` : `${TENANT_LABEL}=${tenant.id}`,
+    limit,
+    crd: info.resource === 'customresourcedefinitions',
+  };
+}
+
+/** Object metadata is all a count needs: kube answers a list of it without the objects' bodies. */
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json';
+
+/**
+ * Counts the tenant's objects of a collection upstream (all namespaces) that the tenant can see,
+ * stopping once past `cap`. A collection upstream does not serve holds nothing (the create itself
+ * answers 404); any other unreadable answer throws: a count that cannot be read must not let
+ * creates through unchecked (the create is refused with a 500).
+ */
+export async function countTenantObjects(upstream: Upstream, tenantId: string, target: CountTarget, cap: number): Promise<LoadedCount> {
+  let count = 0;
+  let next: string | undefined;
+  do {
+    const query = new URLSearchParams({ labelSelector: target.selector, limit: '500' });
+    if (next) query.set('continue', next);
+    const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${target.collection}?${query.toString()}`, undefined, { Accept: METADATA_ONLY });
+    if (answer.status === 404 && !next) return { count: 0, complete: true };
+    if (answer.status !== 200) throw new Error(`counting ${target.resource} for the tenant quota: HTTP ${answer.status}`);
+    count += (answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item, { crd: target.crd })).length;
+    next = answer.body.metadata?.continue || undefined;
+  } while (next && count <= cap);
+  return { count, complete: next === undefined };
 }

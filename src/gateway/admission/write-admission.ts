@@ -11,6 +11,7 @@ import { karmadaPolicyAdmitter } from './karmada-policies.ts';
 import { quotaAdmitter } from './quota-admitter.ts';
 import { ownerReferencesAdmitter } from './owner-references-admitter.ts';
 import { pvcVolumeAdmitter } from './pvc-volume-admitter.ts';
+import { objectCountAdmitter } from './object-count-admitter.ts';
 
 export interface WriteAdmissionOptions {
   upstream: Upstream;
@@ -18,17 +19,21 @@ export interface WriteAdmissionOptions {
   policies: TenantPolicies;
   /** Resolves true once the RBAC informers provably caught up with the upstream (bounded). */
   rbacCatchUp?: (timeoutMs: number) => Promise<boolean>;
+  /** Called with each quota refusal (metrics). */
+  onQuotaRefusal?: (tenantId: string) => void;
 }
 
 export const podSecurityLevelOf = (tenants: TenantDirectory) => (tenantId: string): PodSecurityLevel => tenants.byId(tenantId)?.podSecurity ?? 'baseline';
 
 export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionChain {
+  const refusals = options.onQuotaRefusal ? { onRefusal: options.onQuotaRefusal } : {};
   return createAdmissionChain([
     rbacAdmitter(options.policies, options.rbacCatchUp),
     podSecurityAdmitter(podSecurityLevelOf(options.tenants)),
     karmadaPolicyAdmitter(),
     ownerReferencesAdmitter(options.upstream),
     pvcVolumeAdmitter(options.upstream),
-    quotaAdmitter({ upstream: options.upstream, tenants: options.tenants }),
+    quotaAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
+    objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
   ]);
 }

@@ -1,12 +1,9 @@
 // The gateway's metrics and audit, wired once for server.ts: the registry
 // (shared with controllers when the composition root passes one), the request
-// observer, and wrappers that count guard and quota refusals where they happen.
-import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
-import type { RequestInfo } from '../../core/request-info.ts';
-import { toApiError } from '../../core/api-error.ts';
+// observer, and a wrapper that counts guard refusals where they happen (quota
+// refusals are counted by the admitters, through metrics.quotaRefusal).
 import { createMetricsRegistry, type MetricsRegistry } from '../../observability/metrics-registry.ts';
 import type { SecurityLog } from '../security-log.ts';
-import type { TenantInfo } from '../tenant-directory.ts';
 import { createAuditLog, type AuditLogOptions } from './audit-log.ts';
 import { createGatewayMetrics, type GatewayMetrics, type GatewayMetricsOptions } from './gateway-metrics.ts';
 import { createRequestObserver, type RequestObserver } from './request-observer.ts';
@@ -25,16 +22,12 @@ export interface GatewayObservabilityOptions extends AuditLogOptions {
   tenants?: GatewayMetricsOptions['tenants'];
 }
 
-export type CheckQuota = (tenant: TenantInfo, info: RequestInfo, fwd: ForwardedRequest) => Promise<void>;
-
 export interface GatewayObservability {
   registry: MetricsRegistry;
   metrics: GatewayMetrics;
   observer: RequestObserver;
   /** The security log, with each guard refusal counted too. */
   observeSecurity(log: SecurityLog): SecurityLog;
-  /** The quota check, with each refusal counted. */
-  observeQuota(check: CheckQuota): CheckQuota;
   stop(): Promise<void>;
 }
 
@@ -60,14 +53,6 @@ export function createGatewayObservability(options: GatewayObservabilityOptions 
       },
       count: () => log.count(),
     }),
-    observeQuota: (check) => async (tenant, info, fwd) => {
-      try {
-        await check(tenant, info, fwd);
-      } catch (err) {
-        if (toApiError(err).reason === 'Forbidden') metrics.quotaRefusal(tenant.id);
-        throw err;
-      }
-    },
     async stop() {
       clearInterval(window);
       await audit?.close();

@@ -58,9 +58,9 @@ describe('admission chain', () => {
     assert.deepEqual(log, ['start a', 'start b', 'admit a', 'end b failed', 'end a failed']);
   });
 
-  it('the gateway\'s chain runs RBAC escalation, Pod Security labels, Karmada policies, then quota', () => {
+  it('the gateway\'s chain runs RBAC escalation, Pod Security labels, Karmada policies, then the two quotas', () => {
     const chain = createWriteAdmission({ upstream: {} as never, tenants: { byId: () => undefined } as never, policies: { indexFor: () => { throw new Error('unused'); } } });
-    assert.deepEqual(chain.order, ['rbac-escalation', 'pod-security-labels', 'karmada-policies', 'owner-references', 'pvc-volume', 'quota']);
+    assert.deepEqual(chain.order, ['rbac-escalation', 'pod-security-labels', 'karmada-policies', 'owner-references', 'pvc-volume', 'quota', 'object-count-quota']);
   });
 });
 
