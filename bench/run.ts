@@ -49,7 +49,7 @@ if (unknown.length > 0) {
 }
 const named = SUITES.filter((s) => positionals.includes(s.name));
 // Standalone suites start their own servers: named alone, they run without the shared targets.
-const standaloneOnly = named.length > 0 && named.every((s) => s.standalone);
+const standaloneOnly = named.length > 0 && named.every((s) => s.standalone === true || s.ownServers === true);
 const wanted = positionals.length === 0 ? FULL_RUN : standaloneOnly ? named : SUITES.filter((s) => s.name === 'writes' || positionals.includes(s.name));
 
 const profileDir = join(tmpdir(), 'warren-bench-profiles');

@@ -26,6 +26,11 @@ export interface Suite {
    * run only when named, without the shared targets and the writes seed, and not in a full run.
    */
   standalone?: boolean;
+  /**
+   * Starts its own servers but belongs in a full run (write-throughput): named alone, it runs
+   * without the shared targets and the writes seed, which it does not read.
+   */
+  ownServers?: boolean;
   run(env: BenchEnv): Promise<SuiteResult>;
 }
 

@@ -15,7 +15,8 @@ import { startGatewayStack } from '../targets/gateway-stack.ts';
 import { renderGatewayText, writeGatewaySection, type GatewayRow } from './gateway-report.ts';
 
 const CLIENTS = 16;
-const OBJECTS = 3_000;
+/** Per way; WARREN_BENCH_WT_OBJECTS overrides (a before/after pair on a loaded machine). */
+const OBJECTS = Number(process.env.WARREN_BENCH_WT_OBJECTS ?? 3_000);
 /** Creates and updates go in blocks, the two ways taking turns, so outside load hits both alike. */
 const BLOCKS = 6;
 const GET_SEQUENTIAL = 3_000;
@@ -93,6 +94,7 @@ async function gets(targets: Record<Way, WayTarget>): Promise<Record<Way, number
 
 export const writeThroughputSuite: Suite = {
   name: 'write-throughput',
+  ownServers: true,
   method: 'see the Write throughput section of docs/benchmarks.md',
   async run(env) {
     const started = process.hrtime.bigint();
