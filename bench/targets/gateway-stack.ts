@@ -54,7 +54,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     const gatewayProc = await startServerProcess(
       [...(options.gatewayNodeFlags ?? []), join(options.repoRoot, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigFile, '--listen', '127.0.0.1:0'],
       /warren gateway ready at (\S+)/,
-      { cwd: options.repoRoot, timeoutMs: 120_000 },
+      { cwd: options.repoRoot, timeoutMs: 300_000 }, // a loaded shared machine (load average 40-60) took over 120 s to start one
     );
     started.push(gatewayProc);
     const gateway = { ...gatewayProc, url: gatewayProc.ready[1] ?? '' };

@@ -27,7 +27,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<Target & 
   const proc = await startServerProcess(
     [...(options.nodeFlags ?? []), join(options.repoRoot, 'bin/warren'), 'apiserver', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
     /warren apiserver ready at (\S+)/,
-    { cwd: options.repoRoot, timeoutMs: 120_000 },
+    { cwd: options.repoRoot, timeoutMs: 300_000 }, // a loaded shared machine (load average 40-60) took over 120 s to start one
   );
   const kubeconfig = readFileSync(join(dataDir, 'kubeconfig'), 'utf8');
   return {
