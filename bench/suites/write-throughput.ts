@@ -37,9 +37,22 @@ interface Phase {
 }
 
 interface WayTarget {
+  /** A fresh keep-alive pool: each block opens its own, warmed outside the timing. */
+  connect(): BenchClient;
   client: BenchClient;
   /** The namespace in this way's terms (the gateway's is the tenant's). */
   ns: string;
+}
+
+/**
+ * A way's target with a new pool of CLIENTS connections, each used once before the timing starts.
+ * Reusing a pool across blocks failed at load average 50: while the other way's block ran, the
+ * servers closed the idle keep-alive sockets (5 s) and the next request on one hung up.
+ */
+async function warmed(t: WayTarget): Promise<WayTarget> {
+  const client = t.connect();
+  await Promise.all(Array.from({ length: CLIENTS }, async () => expectStatus(await client.request('GET', `${cmPath(t.ns)}?limit=1`), 200)));
+  return { ...t, client };
 }
 
 async function phase(targets: Record<Way, WayTarget>, pids: { gateway: number; upstream: number }, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
@@ -49,9 +62,11 @@ async function phase(targets: Record<Way, WayTarget>, pids: { gateway: number; u
   const perBlock = OBJECTS / BLOCKS;
   for (let b = 0; b < BLOCKS; b++) {
     for (const way of WAYS) {
+      const target = await warmed(targets[way]);
       const meter = cpuMeter({ gateway: [pids.gateway], upstream: [pids.upstream] });
-      const r = await runConcurrent(CLIENTS, perBlock, (k) => op(targets[way], b * perBlock + k));
+      const r = await runConcurrent(CLIENTS, perBlock, (k) => op(target, b * perBlock + k));
       const used = meter.read();
+      target.client.close();
       latencies[way].push(...r.latencies);
       elapsed[way] += r.elapsedMs;
       cpu[way].gateway += (used.gateway ?? 0) * 1000;
@@ -81,13 +96,16 @@ function phaseRows(label: string, unit: string, p: Phase, goal: { ratio: number 
 
 async function gets(targets: Record<Way, WayTarget>): Promise<Record<Way, number[]>> {
   const samples: Record<Way, number[]> = { direct: [], gateway: [] };
-  const getter = (way: Way) => async (i: number): Promise<void> => {
-    const t = targets[way];
+  const getter = (t: WayTarget) => async (i: number): Promise<void> => {
     expectStatus(await t.client.request('GET', cmPath(t.ns, name((i * 7919) % OBJECTS))), 200);
   };
-  for (const way of WAYS) await runConcurrent(1, GET_WARMUP, getter(way));
+  for (const way of WAYS) await runConcurrent(1, GET_WARMUP, getter(targets[way]));
   for (let b = 0; b < BLOCKS; b++) {
-    for (const way of WAYS) samples[way].push(...(await runConcurrent(1, GET_SEQUENTIAL / BLOCKS, getter(way))).latencies);
+    for (const way of WAYS) {
+      const t = await warmed(targets[way]);
+      samples[way].push(...(await runConcurrent(1, GET_SEQUENTIAL / BLOCKS, getter(t))).latencies);
+      t.client.close();
+    }
   }
   return samples;
 }
@@ -104,8 +122,8 @@ export const writeThroughputSuite: Suite = {
       const tenant = await stack.createTenant('writer', ['--quota', QUOTA]);
       env.log(`write-throughput: tenant writer Ready as ${tenant.id}`);
       const targets: Record<Way, WayTarget> = {
-        direct: { client: stack.direct(CLIENTS), ns: 'wt-direct' },
-        gateway: { client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
+        direct: { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: 'wt-direct' },
+        gateway: { connect: () => clientFromKubeconfig(tenant.kubeconfig, CLIENTS), client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
       };
       for (const t of Object.values(targets)) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
       const pids = { gateway: stack.gateway.pid, upstream: stack.upstream.process.pid };
