@@ -54,7 +54,8 @@ describe('fault: Warren restarted under load keeps scheduling a tenant\'s bindin
   let load: Promise<void> | undefined;
 
   before(async () => {
-    host = await startWarrenApiserver(join(root, 'host'));
+    // Generous start deadlines: a shared CI machine may be busy; the outcome does not depend on them.
+    host = await startWarrenApiserver(join(root, 'host'), { readyTimeoutMs: 180_000 });
     admin = createUpstream({ yaml: host.kubeconfig });
     for (let i = 0; i < 2; i++) {
       const m = await startApiServer({ port: 0 });
@@ -62,7 +63,7 @@ describe('fault: Warren restarted under load keeps scheduling a tenant\'s bindin
       memberHttp.push(new KubeHttp(m.kubeconfig));
     }
     port = await freePort();
-    warren = await startWarrenServe(host.kubeconfigPath, port);
+    warren = await startWarrenServe(host.kubeconfigPath, port, 240_000);
     await registerMembers(admin, members.map((m) => ({ kubeconfig: m.kubeconfig })));
   });
   after(async () => {
