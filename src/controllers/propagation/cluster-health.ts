@@ -12,7 +12,9 @@
 // engine's informer must have seen that version (it then holds it or a later
 // one). Versions are compared for equality only, as kube's rules allow. Without
 // a cluster controller in the process (tests of the engine alone) every copy
-// counts, as before.
+// counts, as before. The wait is bounded: a cluster the controller cannot
+// reconcile (its writes keep failing) counts as it is after MAX_WAIT_MS, so
+// scheduling never stops on it.
 import type { KubeObject } from '../../core/types.ts';
 
 /** The resourceVersion at which the cluster controller of this process first confirmed a cluster's health, if it has. */
@@ -28,7 +30,11 @@ export interface ClusterHealthView {
 /** Versions remembered per unconfirmed cluster; the controller's first write follows the engine's start within seconds. */
 const SEEN_PER_CLUSTER = 256;
 
-export function createClusterHealthView(confirmedAt: HealthConfirmedAt | undefined): ClusterHealthView {
+/** After this long from the engine's start, an unconfirmed Cluster counts as it is (a member probe times out in 10 s). */
+export const MAX_WAIT_MS = 60_000;
+
+export function createClusterHealthView(confirmedAt: HealthConfirmedAt | undefined, now: () => number = Date.now): ClusterHealthView {
+  const started = now();
   const latched = new Set<string>();
   const seen = new Map<string, string[]>();
   return {
@@ -42,7 +48,7 @@ export function createClusterHealthView(confirmedAt: HealthConfirmedAt | undefin
       seen.set(name, list);
     },
     confirmed(name) {
-      if (!confirmedAt || latched.has(name)) return true;
+      if (!confirmedAt || latched.has(name) || now() - started >= MAX_WAIT_MS) return true;
       const rv = confirmedAt(name);
       if (rv === undefined || !(seen.get(name) ?? []).includes(rv)) return false;
       latched.add(name);

@@ -12,7 +12,7 @@ import type { Cluster, Placement, ResourceBinding, ResourceBindingSpec, TargetCl
 import { CONDITION_SCHEDULED } from '../../core/propagation/karmada-types.ts';
 import { bindingName } from '../../core/propagation/detector/index.ts';
 import { claimOf, type Claim } from '../../core/propagation/binding/claim.ts';
-import { defaultTolerations, evictions } from '../../core/propagation/binding/failover.ts';
+import { defaultTolerations, evictions, UNCONFIRMED_RECHECK_MS } from '../../core/propagation/binding/failover.ts';
 import { allowedClusters } from '../../core/propagation/tenant-clusters.ts';
 import { schedule } from '../../core/propagation/scheduler/schedule.ts';
 import { formatTaint } from '../../core/propagation/scheduler/taint-toleration.ts';
@@ -84,6 +84,11 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   };
   const fresh = rescheduleRequired(binding?.spec.rescheduleTriggeredAt, binding?.status?.lastScheduledTime);
   const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict) ?? (fresh ? 'reschedule triggered' : undefined);
+  // Taints this process has not confirmed are what the previous one saw (issue 14 item 10): a cluster
+  // down then and up now would be filtered out. Scheduling waits the second or so until they are confirmed.
+  if (why && usable.some((c) => (c.spec.taints ?? []).length > 0 && !ctx.clusterHealth.confirmed(c.metadata.name ?? ''))) {
+    return { requeueAfterMs: UNCONFIRMED_RECHECK_MS };
+  }
   let outcome: { ok: true; affinityName?: string } | { ok: false; reason: string; message: string } = { ok: true };
   if (why) {
     const candidates = usable.filter((c) => !failover.evict.includes(c.metadata.name ?? ''));

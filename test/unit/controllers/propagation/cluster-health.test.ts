@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createClusterHealthView } from '../../../../src/controllers/propagation/cluster-health.ts';
+import { createClusterHealthView, MAX_WAIT_MS } from '../../../../src/controllers/propagation/cluster-health.ts';
 
 const version = (name: string, resourceVersion: string) => ({ metadata: { name, resourceVersion } });
 
@@ -26,6 +26,16 @@ describe('cluster health view', () => {
     confirmed.set('m2', '20');
     assert.equal(view.confirmed('m2'), true);
     assert.equal(view.confirmed('m3'), false);
+  });
+
+  it('the wait is bounded: past MAX_WAIT_MS from the start an unconfirmed cluster counts as it is', () => {
+    let clock = 1_000;
+    const view = createClusterHealthView(() => undefined, () => clock);
+    assert.equal(view.confirmed('m1'), false);
+    clock += MAX_WAIT_MS - 1;
+    assert.equal(view.confirmed('m1'), false);
+    clock += 1;
+    assert.equal(view.confirmed('m1'), true);
   });
 
   it('property: confirmed exactly when the confirmed version was among those observed (then for good)', () => {
