@@ -37,11 +37,16 @@ export function quotaViewFigures(limits: ResourceLimits, usage: TenantStatus['us
   return { hard, used };
 }
 
-/** Creates, updates or (no limits) removes the view in the tenant's `default` namespace upstream. */
-export async function ensureQuotaView(client: ObjectClient, id: string, limits: ResourceLimits | undefined, usage: TenantStatus['usage']): Promise<void> {
+/**
+ * Creates, updates or (no limits) removes the view in the tenant's `default` namespace upstream.
+ * `namespaceJustCreated`: that namespace was made by this very pass, so no view can exist yet (no read).
+ */
+export async function ensureQuotaView(client: ObjectClient, id: string, limits: ResourceLimits | undefined, usage: TenantStatus['usage'],
+  options: { namespaceJustCreated?: boolean } = {}): Promise<void> {
   const collection = `/api/v1/namespaces/${id}-default/resourcequotas`;
   const path = `${collection}/${TENANT_QUOTA_NAME}`;
-  const existing = await client.get(path);
+  if (options.namespaceJustCreated && !hasResourceLimits(limits)) return;
+  const existing = options.namespaceJustCreated ? undefined : await client.get(path);
   if (!hasResourceLimits(limits)) {
     if (existing) await client.remove(path);
     return;
