@@ -113,6 +113,8 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway, metri
     connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
     observe: reconcileObserver(metrics),
     ...(options.propagation ? { settings: options.propagation } : {}),
+    // Failover trusts a Cluster's taints once this process's cluster controller has confirmed them (issue 14 item 10).
+    clusterHealthConfirmedAt: (name) => clusters.healthConfirmedAt(name),
   });
   const onboarding = startOnboardingController({
     upstream: options.upstream,

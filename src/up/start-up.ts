@@ -2,6 +2,10 @@
 // (P+1), N embedded member clusters with the workload simulator (P+1+i), the
 // gateway (P) and the controllers; then the Tenant manifests, and kubeconfigs
 // for the platform admin, each member and each tenant's admin.
+// The host simulates workloads too, as the members do (issue 14 item 8, ADR
+// 0023's one model): a tenant workload no policy propagates runs on the host,
+// as on a real host with kube-controller-manager; a propagated Deployment is
+// held there (paused, 0 replicas), so it runs on the members only.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApiServer, type RunningApiServer } from '../apiserver/server.ts';
@@ -23,6 +27,11 @@ export interface UpOptions {
   tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'propagation'>;
 }
 
+/** The host runs workloads unless the tuning says it does not (a pure control plane, as Karmada's; tests of that model). */
+function hostRunsWorkloads(options: UpOptions): boolean {
+  return options.tuning?.propagation?.hostRunsWorkloads !== false;
+}
+
 export interface RunningUp {
   gatewayUrl: string;
   adminKubeconfigPath: string;
@@ -39,7 +48,8 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
   await mkdir(join(dataDir, 'tenants'), { recursive: true });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
-    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
+    const simulateOnHost = hostRunsWorkloads(options);
+    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', simulateWorkloads: simulateOnHost, log: options.log });
     started.push(host);
     const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
     await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
@@ -59,10 +69,10 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
 
     let tenantsReady = false;
     const upstream = createUpstream({ yaml: host.kubeconfig });
-    // The embedded host runs no workload controllers: the engine says so on workloads nobody propagates (ADR 0023).
+    // A host without workload controllers: the engine says so on workloads nobody propagates (ADR 0023).
     const warren: RunningWarren = await startWarren({
       upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady, ...options.tuning,
-      propagation: { hostRunsWorkloads: false, ...options.tuning?.propagation },
+      propagation: { ...options.tuning?.propagation, hostRunsWorkloads: simulateOnHost },
     });
     started.push(warren);
     options.progress(`gateway listening at ${warren.gateway.url}`);

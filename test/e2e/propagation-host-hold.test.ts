@@ -45,7 +45,7 @@ const MARK = 'propagation.warren.dev';
 interface Spec { replicas?: number; paused?: boolean }
 
 describe('propagation: a propagated Deployment is held on the host, the tenant keeps its own spec (ADR 0023)', { timeout: 240_000 }, () => {
-  const env = usePropagationEnv('propagation-host-hold');
+  const env = usePropagationEnv('propagation-host-hold', { propagation: { hostRunsWorkloads: false } });
   const acme = env.as('acme');
   const globex = env.as('globex');
   let acmeId = '';

@@ -22,6 +22,7 @@ export async function handleSubresource(ctx: ResourceContext, tokens: TokenIssue
   if (sub === 'finalize' && def.resource === 'namespaces' && info.verb === 'update') return handleFinalize(ctx);
   if (sub === 'log' && def.resource === 'pods' && def.group === '' && info.verb === 'get') return handlePodLog(ctx);
   if (sub === 'token' && def.resource === 'serviceaccounts' && def.group === '' && info.verb === 'create') return handleToken(ctx, tokens);
+  if (STREAMS.has(sub) && def.resource === 'pods' && def.group === '') return refusePodStream(ctx);
   if ((def.subresources?.other ?? []).includes(sub)) {
     throw new ApiError('MethodNotAllowed', `the server does not allow this method on the requested resource`);
   }
@@ -154,6 +155,27 @@ async function handleFinalize(ctx: ResourceContext): Promise<void> {
   sendJson(ctx.res, 200, registry.finalizeNamespace(next));
 }
 
+/** Streams a kubelet would serve; nothing runs behind a pod here. */
+const STREAMS = new Set(['exec', 'attach', 'portforward']);
+
+const STREAM_WORDS: Record<string, string> = { exec: 'exec into', attach: 'attach to', portforward: 'forward a port of' };
+
+/**
+ * exec, attach and port-forward (issue 14 item 8): the user gets why, in words, rather than a 405 or a
+ * hanging upgrade. A pod not on a node gets kube-apiserver's own answer; a pod on a node runs in no
+ * container runtime: the workload simulator only reports it running.
+ */
+function refusePodStream(ctx: ResourceContext): void {
+  const pod = ctx.registry.get(ctx.def, ctx.info.namespace, ctx.info.name);
+  if (!(pod.spec as { nodeName?: string } | undefined)?.nodeName) throw badRequest(`pod ${ctx.info.name} does not have a host assigned`);
+  throw badRequest(`pod ${ctx.info.name} is simulated: no container runs on this Kubernetes-compatible server, so there is nothing to ${STREAM_WORDS[ctx.info.subresource] ?? 'connect to'}`);
+}
+
+/** What a running pod's log says when the simulator recorded nothing: that no container wrote it, not an empty silence. */
+function simulatedLogLines(name: string): string[] {
+  return [`pod ${name} is simulated: no container runs on this Kubernetes-compatible server, so there is no container output`];
+}
+
 async function handlePodLog(ctx: ResourceContext): Promise<void> {
   const pod = ctx.registry.get(ctx.def, ctx.info.namespace, ctx.info.name);
   const spec = pod.spec as { containers?: Array<{ name: string }> } | undefined;
@@ -176,7 +198,8 @@ async function handlePodLog(ctx: ResourceContext): Promise<void> {
     throw badRequest(`container "${container || containers[0] || ''}" in pod "${ctx.info.name}" is waiting to start: ContainerCreating`);
   }
   // No container runs here: the log is what the workload simulator says happened.
-  const lines = ((pod.metadata.annotations ?? {})['warren.dev/simulated-log'] ?? '').split('\n').filter(Boolean);
+  const recorded = (pod.metadata.annotations ?? {})['warren.dev/simulated-log'];
+  const lines = recorded === undefined ? simulatedLogLines(ctx.info.name) : recorded.split('\n').filter(Boolean);
   const tail = Number(ctx.query.get('tailLines') ?? '-1');
   const shown = tail >= 0 ? lines.slice(Math.max(0, lines.length - tail)) : lines;
   ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });

@@ -51,9 +51,25 @@ export function crdDefinitions(crd: CrdSchema): Record<string, Schema> {
 }
 
 /**
+ * A CRD definition as /openapi/v2 publishes it. A kind whose root preserves unknown fields is
+ * published as `{type: object}` and its GVK, nothing else (seen on a real 1.20): kubectl's
+ * client-side validation treats v2 properties as closed, so any property listed, even
+ * apiVersion, kind and metadata, would make it refuse the fields the schema lets through.
+ */
+export function toSwaggerV2Definition(schema: Record<string, unknown>): unknown {
+  if (schema['x-kubernetes-preserve-unknown-fields'] === true) {
+    const gvk = schema['x-kubernetes-group-version-kind'];
+    return { type: 'object', ...(gvk ? { 'x-kubernetes-group-version-kind': gvk } : {}) };
+  }
+  return toSwaggerV2Schema(schema);
+}
+
+/**
  * Swagger 2.0 cannot say what OpenAPI v3 can; kube drops these when it
  * publishes a CRD in /openapi/v2 (nullable, oneOf/anyOf/not, CEL rules), and
- * an int-or-string field loses its type.
+ * an int-or-string field loses its type. A field that preserves unknown fields
+ * loses its type, properties and items (a real 1.20 keeps its description and
+ * the extension), for the same reason as the root above.
  */
 export function toSwaggerV2Schema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toSwaggerV2Schema);
@@ -68,6 +84,11 @@ export function toSwaggerV2Schema(schema: unknown): unknown {
     } else out[key] = toSwaggerV2Schema(value);
   }
   if (out['x-kubernetes-int-or-string'] === true) delete out.type;
+  if (out['x-kubernetes-preserve-unknown-fields'] === true) {
+    delete out.type;
+    delete out.properties;
+    delete out.items;
+  }
   return out;
 }
 

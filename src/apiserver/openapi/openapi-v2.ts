@@ -1,7 +1,7 @@
 // GET /openapi/v2: one swagger-2.0 document with every served path and the
 // definitions they reach, as kube-apiserver serves it.
 import { apiModel, referencedDefinitions, type ApiModel } from './api-model.ts';
-import { toSwaggerV2Schema, type CrdSchema } from './crd-definitions.ts';
+import { toSwaggerV2Definition, type CrdSchema } from './crd-definitions.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Schema } from './type-schema.ts';
 
@@ -28,7 +28,7 @@ function buildV2(model: ApiModel): Schema {
   const definitions: Record<string, unknown> = {};
   for (const name of needed) {
     const schema = model.definitions[name];
-    if (schema) definitions[name] = model.fromCrds.has(name) ? toSwaggerV2Schema(schema) : schema;
+    if (schema) definitions[name] = model.fromCrds.has(name) ? toSwaggerV2Definition(schema) : schema;
   }
   return {
     swagger: '2.0',

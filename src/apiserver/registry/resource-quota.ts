@@ -142,15 +142,23 @@ function countedResource(key: string): { storage: string; group: string; resourc
   return undefined;
 }
 
-/** status.used of a quota (every hard key, 0 when nothing counts; unknown keys are left out, as kube does). */
+/**
+ * status.used of a quota: every hard key counted (0 when nothing counts). A key nothing counts keeps
+ * the value already in status.used, if any, as kube's quota controller does ("we preserve the past
+ * usage observation"): someone else may keep it (Warren's tenant-quota view, quota-view.ts).
+ */
 export function quotaUsage(store: Store, quota: KubeObject): Record<string, string> {
   const namespace = quota.metadata.namespace ?? '';
   const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
+  const previous = ((quota.status as { used?: Record<string, string> } | undefined)?.used ?? {});
   const scopes = scopesOf(quota);
   const used: Record<string, string> = {};
   for (const key of Object.keys(hard)) {
     const target = countedResource(key);
-    if (!target) continue;
+    if (!target) {
+      if (previous[key] !== undefined) used[key] = previous[key];
+      continue;
+    }
     const def = { group: target.group, resource: target.resource };
     const objects = store.list(target.storage, { namespace }).items.filter((o) => counts(def, o) && inScope(def, o, scopes));
     used[key] = format(key, objects.reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0));

@@ -9,7 +9,7 @@ import type { CachedWriter } from './cached-writer.ts';
 import type { WorkQueue } from './work-queue.ts';
 import type { PodClock } from './pod-clock.ts';
 
-export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'Pod';
+export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'ReplicationController' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'Pod';
 
 export interface SimulatorSettings {
   nodes: number;
@@ -26,6 +26,7 @@ export interface SimCaches {
   pods: ObjectCache;
   deployments: ObjectCache;
   replicasets: ObjectCache;
+  replicationcontrollers: ObjectCache;
   statefulsets: ObjectCache;
   daemonsets: ObjectCache;
   revisions: ObjectCache;
@@ -52,6 +53,7 @@ export const DEFS = {
   pods: builtin('', 'pods'),
   deployments: builtin('apps', 'deployments'),
   replicasets: builtin('apps', 'replicasets'),
+  replicationcontrollers: builtin('', 'replicationcontrollers'),
   statefulsets: builtin('apps', 'statefulsets'),
   daemonsets: builtin('apps', 'daemonsets'),
   revisions: builtin('apps', 'controllerrevisions'),

@@ -17,7 +17,7 @@ import { reconcileDaemonSet } from './reconcile-daemonset.ts';
 import { reconcileDeployment } from './reconcile-deployment.ts';
 import { reconcileJob } from './reconcile-job.ts';
 import { reconcilePod } from './reconcile-pod.ts';
-import { reconcileReplicaSet } from './reconcile-replicaset.ts';
+import { reconcileReplicaSet, reconcileReplicationController } from './reconcile-replicaset.ts';
 import { reconcileStatefulSet } from './reconcile-statefulset.ts';
 import { DEFS, parseQueueKey, queueKey, type SimCaches, type SimContext, type SimulatorSettings, type WorkloadKind } from './sim-context.ts';
 import { canonicalJson } from './kube-hash.ts';
@@ -44,7 +44,7 @@ export interface WorkloadSimulator {
   stop(): Promise<void>;
 }
 
-const OWNED_KINDS = new Set<string>(['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'Deployment']);
+const OWNED_KINDS = new Set<string>(['ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'Job', 'Deployment']);
 
 /** Enqueues the object itself (under `kind`) and its controller owner, if that is a kind we reconcile. */
 function enqueueSelfAndOwner(queue: WorkQueue, kind: WorkloadKind | undefined): ChangeHandler {
@@ -61,6 +61,7 @@ function dispatch(ctx: SimContext, key: string): void {
   switch (kind) {
     case 'Deployment': return reconcileDeployment(ctx, namespace, name);
     case 'ReplicaSet': return reconcileReplicaSet(ctx, namespace, name);
+    case 'ReplicationController': return reconcileReplicationController(ctx, namespace, name);
     case 'StatefulSet': return reconcileStatefulSet(ctx, namespace, name);
     case 'DaemonSet': return reconcileDaemonSet(ctx, namespace, name);
     case 'Job': return reconcileJob(ctx, namespace, name);
@@ -96,6 +97,7 @@ export function startWorkloadSimulator(api: ResourceApi, options: WorkloadSimula
   caches.pods = new ObjectCache(DEFS.pods, api, { ...byOwner, node: (p) => (p.spec as { nodeName?: string } | undefined)?.nodeName }, onPod, log);
   caches.deployments = new ObjectCache(DEFS.deployments, api, {}, enqueueSelfAndOwner(queue, 'Deployment'), log);
   caches.replicasets = new ObjectCache(DEFS.replicasets, api, byOwner, enqueueSelfAndOwner(queue, 'ReplicaSet'), log);
+  caches.replicationcontrollers = new ObjectCache(DEFS.replicationcontrollers, api, {}, enqueueSelfAndOwner(queue, 'ReplicationController'), log);
   caches.statefulsets = new ObjectCache(DEFS.statefulsets, api, {}, enqueueSelfAndOwner(queue, 'StatefulSet'), log);
   caches.daemonsets = new ObjectCache(DEFS.daemonsets, api, {}, enqueueSelfAndOwner(queue, 'DaemonSet'), log);
   caches.revisions = new ObjectCache(DEFS.revisions, api, byOwner, enqueueSelfAndOwner(queue, undefined), log);
@@ -106,7 +108,7 @@ export function startWorkloadSimulator(api: ResourceApi, options: WorkloadSimula
 
   ensureFakeNodes(api, settings.nodes, settings.kubeletVersion);
   // Nodes first, then pods, then the owners: the first reconciles see a warm cache.
-  for (const cache of [caches.nodes, caches.pods, caches.revisions, caches.replicasets, caches.deployments, caches.statefulsets, caches.daemonsets, caches.jobs]) cache.start();
+  for (const cache of [caches.nodes, caches.pods, caches.revisions, caches.replicasets, caches.replicationcontrollers, caches.deployments, caches.statefulsets, caches.daemonsets, caches.jobs]) cache.start();
   log(`simulator: ${settings.nodes} fake nodes, watching workloads`);
 
   const timer = settings.heartbeatIntervalMs > 0

@@ -30,6 +30,12 @@ export interface ClusterMemory {
   lastProbeMs?: number;
   /** Credentials the last probe used: new ones are probed at once. */
   fingerprint?: string;
+  /**
+   * The Cluster's resourceVersion once this process first wrote (or found current) its health:
+   * from that version on, its Ready condition and taints are this process's observation, not a
+   * previous process's (the propagation engine waits for it before failover, cluster-health.ts).
+   */
+  confirmedAt?: string;
 }
 
 export interface ClusterReconcileDeps {
@@ -61,7 +67,8 @@ export async function reconcileCluster(deps: ClusterReconcileDeps, name: string)
   if ('error' in member) {
     memory.fingerprint = undefined;
     setReady(status, { type: CONDITION_READY, status: 'False', reason: Reason.StatusCollectionFailed, message: `failed to create a ClusterClient: ${member.error}` }, now);
-    await write(deps, cluster, status, now);
+    const stored = await write(deps, cluster, status, now);
+    memory.confirmedAt ??= stored.metadata.resourceVersion;
     return { requeueAfterMs: deps.probeIntervalMs };
   }
 
@@ -83,7 +90,8 @@ export async function reconcileCluster(deps: ClusterReconcileDeps, name: string)
     }
     setReady(status, adjusted.condition, now);
   }
-  await write(deps, cluster, status, now);
+  const stored = await write(deps, cluster, status, now);
+  if (due) memory.confirmedAt ??= stored.metadata.resourceVersion;
   const waited = now.getTime() - (memory.lastProbeMs ?? now.getTime());
   return { requeueAfterMs: Math.max(1, deps.probeIntervalMs - waited) };
 }
@@ -92,8 +100,8 @@ function setReady(status: ClusterStatus, condition: ConditionInput, now: Date): 
   status.conditions = setCondition(status.conditions, condition, { now });
 }
 
-/** Status first (the taints follow from it), each only when it changed. */
-async function write(deps: ClusterReconcileDeps, cluster: Cluster, status: ClusterStatus, now: Date): Promise<void> {
+/** Status first (the taints follow from it), each only when it changed; returns the Cluster as stored after them. */
+async function write(deps: ClusterReconcileDeps, cluster: Cluster, status: ClusterStatus, now: Date): Promise<Cluster> {
   let stored = cluster;
   const before = findCondition(cluster.status?.conditions, CONDITION_READY);
   if (!jsonEqual(cluster.status ?? {}, status)) {
@@ -106,6 +114,7 @@ async function write(deps: ClusterReconcileDeps, cluster: Cluster, status: Clust
   const ready = findCondition(status.conditions, CONDITION_READY);
   const taints = buildClusterTaints({ taints: stored.spec.taints, ready, now, noExecuteAfterMs: deps.noExecuteAfterMs });
   if (!jsonEqual(stored.spec.taints ?? [], taints)) {
-    await deps.host.updateCluster({ ...stored, spec: { ...stored.spec, taints } });
+    stored = await deps.host.updateCluster({ ...stored, spec: { ...stored.spec, taints } });
   }
+  return stored;
 }

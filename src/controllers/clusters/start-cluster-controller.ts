@@ -33,6 +33,8 @@ export interface ClusterControllerOptions {
 export interface RunningClusterController {
   /** Resolves once the Cluster informer has listed (probes start then). */
   synced(): Promise<void>;
+  /** The resourceVersion at which this controller first wrote or confirmed a cluster's health, once it has (reconcile-cluster.ts). */
+  healthConfirmedAt(name: string): string | undefined;
   stop(): void;
 }
 
@@ -69,6 +71,7 @@ export function startClusterController(options: ClusterControllerOptions): Runni
   });
   return {
     synced: () => controller.synced(),
+    healthConfirmedAt: (name) => memory.get(name)?.confirmedAt,
     stop() {
       controller.stop();
       members.closeAll();

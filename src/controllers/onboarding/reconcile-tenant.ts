@@ -12,10 +12,11 @@ import type { ObjectClient } from './object-client.ts';
 import { CLEANUP_FINALIZER, ConditionType, Reason } from './reasons.ts';
 import { certificateLifetimeMs, validateTenantSpec } from './validate-spec.ts';
 import { decideTenantId, platformIds } from './assign-id.ts';
-import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
+import { ensureTenantNamespaces, SYSTEM_NAMESPACES } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
 import { reconcileCredentials } from './reconcile-credentials.ts';
 import { computeUsage } from './compute-usage.ts';
+import { ensureQuotaView } from './quota-view.ts';
 import { hasResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import { cleanupTenant } from './cleanup-tenant.ts';
 import { setFinalizer, tenantPath, writeTenantStatus } from './tenant-status.ts';
@@ -177,6 +178,8 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     // Otherwise (and on every later pass, the periodic resync included) usage is counted.
     const onlyNewNamespaces = decision.kind === 'assign' && !tenant.spec?.id && namespaces.every((o) => o === 'created') && !hasResourceLimits(spec.quota);
     status.usage = onlyNewNamespaces ? { namespaces: namespaces.length } : await computeUsage(deps.client, id, spec.quota);
+    // What the tenant reads of its quota (issue 14 item 9): kept beside the usage it shows.
+    await ensureQuotaView(deps.client, id, spec.quota, status.usage, { namespaceJustCreated: namespaces[SYSTEM_NAMESPACES.indexOf('default')] === 'created' });
     const registered = deps.clusters?.();
     if (registered) status.clusters = resolveTenantClusters(spec.clusters, registered);
 

@@ -12,9 +12,10 @@ import type { Cluster, Placement, ResourceBinding, ResourceBindingSpec, TargetCl
 import { CONDITION_SCHEDULED } from '../../core/propagation/karmada-types.ts';
 import { bindingName } from '../../core/propagation/detector/index.ts';
 import { claimOf, type Claim } from '../../core/propagation/binding/claim.ts';
-import { defaultTolerations, evictions } from '../../core/propagation/binding/failover.ts';
+import { defaultTolerations, evictions, UNCONFIRMED_RECHECK_MS } from '../../core/propagation/binding/failover.ts';
 import { allowedClusters } from '../../core/propagation/tenant-clusters.ts';
 import { schedule } from '../../core/propagation/scheduler/schedule.ts';
+import { formatTaint } from '../../core/propagation/scheduler/taint-toleration.ts';
 import { rescheduleRequired } from '../../core/propagation/scheduler/reschedule.ts';
 import { replicasOf } from '../../core/propagation/workload/index.ts';
 import { toTenantNamespace, toUpstreamClusterName } from '../../core/tenancy/names.ts';
@@ -68,7 +69,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const { replicas, replicaRequirements } = replicasOf(view);
   const previous = binding?.spec.clusters ?? [];
   const tolerations = defaultTolerations(claim.placement.clusterTolerations, ctx.settings.defaultTolerationSeconds);
-  const failover = evictions(previous, usableByName, tolerations, ctx.now());
+  const failover = evictions(previous, usableByName, tolerations, ctx.now(), (c) => ctx.clusterHealth.confirmed(c));
 
   const spec: ResourceBindingSpec = {
     resource: { apiVersion: apiVersionOf(resource), kind: resource.kind, ...(clusterScoped ? {} : { namespace }), name, uid: template.metadata.uid ?? '', resourceVersion: template.metadata.resourceVersion ?? '' },
@@ -83,10 +84,17 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   };
   const fresh = rescheduleRequired(binding?.spec.rescheduleTriggeredAt, binding?.status?.lastScheduledTime);
   const why = rescheduleReason(binding, claim, replicas, previous, usableByName, failover.evict) ?? (fresh ? 'reschedule triggered' : undefined);
+  // Taints this process has not confirmed are what the previous one saw (issue 14 item 10): a cluster
+  // down then and up now would be filtered out. Scheduling waits the second or so until they are confirmed.
+  if (why && usable.some((c) => (c.spec.taints ?? []).length > 0 && !ctx.clusterHealth.confirmed(c.metadata.name ?? ''))) {
+    return { requeueAfterMs: UNCONFIRMED_RECHECK_MS };
+  }
   let outcome: { ok: true; affinityName?: string } | { ok: false; reason: string; message: string } = { ok: true };
   if (why) {
     const candidates = usable.filter((c) => !failover.evict.includes(c.metadata.name ?? ''));
+    const excluded = new Map(failover.evict.map((c) => [c, `cluster(s) had untolerated taint {${noExecuteTaintOf(usableByName.get(c))}}`]));
     const result = schedule({
+      excluded,
       placement: claim.placement, replicas, clusters: candidates, mode: fresh ? 'Fresh' : 'Steady',
       previous: previous.filter((t) => !failover.evict.includes(t.name)),
       ...(replicaRequirements ? { replicaRequirements } : {}),
@@ -127,6 +135,12 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
     if (!outcome.ok) return { requeueAfterMs: 15_000 }; // clusters may come back or free capacity
   }
   return held ?? (failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined);
+}
+
+/** The NoExecute taint a failover eviction acted on, as Karmada prints a taint. */
+function noExecuteTaintOf(cluster: Cluster | undefined): string {
+  const taint = cluster?.spec.taints?.find((t) => t.effect === 'NoExecute');
+  return taint ? formatTaint(taint) : 'NoExecute';
 }
 
 function rescheduleReason(binding: ResourceBinding | undefined, claim: Claim, replicas: number, previous: readonly TargetCluster[],

@@ -8,13 +8,14 @@ import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';
 import type { EchoRecord } from './echo-record.ts';
+import type { ClusterHealthView } from './cluster-health.ts';
 
 export interface EngineSettings {
   /** Toleration of the not-ready/unreachable NoExecute taints when a policy names none (Karmada's webhook default: 300 s). */
   defaultTolerationSeconds: number;
   /** How long an evicted cluster keeps its copy while the new ones are not yet healthy (Karmada: 10 min). */
   gracefulEvictionTimeoutMs: number;
-  /** The host runs workload controllers (a real cluster); false for `warren up`'s embedded host, where a workload nobody propagates never runs (ADR 0023). */
+  /** The host runs workload controllers (a real cluster); false for a host without them (`warren up` told so), where a workload nobody propagates never runs (ADR 0023). */
   hostRunsWorkloads: boolean;
 }
 
@@ -29,6 +30,8 @@ export interface EngineContext {
   applied: AppliedRecord;
   /** The engine's own writes awaiting their watch events, which then wake nothing. */
   echoes: EchoRecord;
+  /** Whether a Cluster's taints are this process's observation, not the previous one's (cluster-health.ts). */
+  clusterHealth: ClusterHealthView;
   now(): Date;
   log(line: string): void;
 }

@@ -24,6 +24,7 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { createFairGate } from '../runtime/fair-gate.ts';
 import { fairUpstream } from '../runtime/fair-upstream.ts';
 import { currentTenant, runForTenant } from '../runtime/tenant-scope.ts';
+import { createClusterHealthView, type HealthConfirmedAt } from './cluster-health.ts';
 
 /**
  * Requests the engine runs at once against the host, and against each member (defaults of
@@ -49,6 +50,8 @@ export interface PropagationOptions {
   now?: () => Date;
   /** Each reconcile's duration and outcome (metrics). */
   observe?: (kind: 'template' | 'binding', seconds: number, ok: boolean) => void;
+  /** The cluster controller of this process: at which version it confirmed a cluster's health (cluster-health.ts); absent, every Cluster copy counts. */
+  clusterHealthConfirmedAt?: HealthConfirmedAt;
 }
 
 export interface RunningPropagation {
@@ -75,7 +78,9 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const echoes = createEchoRecord();
   // Informers keep the plain client: their lists and watches are the engine's own, not a tenant's.
   const upstream = fairUpstream(options.upstream, createFairGate(options.requestsInFlight?.host ?? HOST_REQUESTS_IN_FLIGHT), currentTenant);
+  const clusterHealth = createClusterHealthView(options.clusterHealthConfirmedAt);
   const informers = startEngineInformers(options.upstream, (event) => {
+    if (event.kind === 'cluster' && event.type !== 'DELETED') clusterHealth.observe(event.obj);
     // A tenant's policies or CRDs changed: the kinds it propagates may have too.
     if (event.kind === 'policy' || event.kind === 'clusterPolicy' || event.kind === 'crd') {
       const tenant = event.obj.metadata.labels?.[TENANT_LABEL];
@@ -115,6 +120,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     queue,
     applied: createAppliedRecord(),
     echoes,
+    clusterHealth,
     settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, hostRunsWorkloads: true, ...options.settings },
     now: options.now ?? (() => new Date()),
     log: options.log,

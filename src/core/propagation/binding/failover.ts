@@ -23,12 +23,27 @@ export function defaultTolerations(tolerations: readonly Toleration[] | undefine
   return list;
 }
 
-export function evictions(scheduled: readonly TargetCluster[], clusters: ReadonlyMap<string, Cluster>, tolerations: readonly Toleration[], now: Date): Evictions {
+/** How long to look again at a cluster whose health is not confirmed yet (its controller's first probe is seconds away). */
+export const UNCONFIRMED_RECHECK_MS = 1_000;
+
+/**
+ * `confirmed` says whether a cluster's taints describe its health as observed now; absent, all do.
+ * Taints nobody has confirmed since a restart are what the previous process saw (a member that was
+ * down then may be up now): acting on them evicts healthy clusters. Such a cluster is not evicted
+ * yet, only looked at again shortly.
+ */
+export function evictions(scheduled: readonly TargetCluster[], clusters: ReadonlyMap<string, Cluster>, tolerations: readonly Toleration[], now: Date,
+  confirmed: (name: string) => boolean = () => true): Evictions {
   const evict: string[] = [];
   let recheck: number | undefined;
   for (const target of scheduled) {
     const cluster = clusters.get(target.name);
     if (!cluster) continue; // a removed cluster is the scheduler's concern, not failover's
+    const noExecute = (cluster.spec.taints ?? []).some((t) => t.effect === 'NoExecute');
+    if (noExecute && !confirmed(target.name)) {
+      recheck = recheck === undefined ? UNCONFIRMED_RECHECK_MS : Math.min(recheck, UNCONFIRMED_RECHECK_MS);
+      continue;
+    }
     for (const taint of cluster.spec.taints ?? []) {
       if (taint.effect !== 'NoExecute') continue;
       const remaining = remainingToleration(taint, tolerations, now);

@@ -31,7 +31,10 @@ function rank(a: ClusterDetail, b: ClusterDetail): number {
 function scheduleOnce(input: ScheduleInput, placement: Placement, affinity: ClusterAffinity | undefined): Step<TargetCluster[]> {
   const held = new Map((input.previous ?? []).map((c) => [c.name, c.replicas ?? 0]));
   const { feasible, reasons } = filterClusters(input.clusters, placement, affinity, new Set(held.keys()));
-  if (feasible.length === 0) return fail('NoClusterFit', fitErrorMessage(input.clusters.length, reasons));
+  if (feasible.length === 0) {
+    const excluded = input.excluded ?? new Map<string, string>();
+    return fail('NoClusterFit', fitErrorMessage(input.clusters.length + excluded.size, new Map([...reasons, ...excluded])));
+  }
 
   const estimate = estimateAvailable(feasible, input.replicas, input.replicaRequirements);
   const details: ClusterDetail[] = feasible.map((cluster) => {

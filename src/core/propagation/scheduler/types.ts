@@ -14,6 +14,12 @@ export interface ScheduleInput {
   previousAffinityName?: string;
   /** Steady (default) keeps previous assignments on rescale; Fresh recomputes. */
   mode?: 'Steady' | 'Fresh';
+  /**
+   * Clusters the tenant may use that are not candidates (being evicted by failover), with why:
+   * they still count in Karmada's "0/N clusters are available", so a failure never says 0/0
+   * while the tenant has clusters.
+   */
+  excluded?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -89,4 +89,20 @@ describe('schema conversions', () => {
   it('toSwaggerV2Schema drops oneOf/anyOf/not/nullable keywords only', () => {
     assert.deepEqual(toSwaggerV2Schema({ type: 'object', nullable: true, oneOf: [], properties: { oneOf: { type: 'string' } } }), { type: 'object', properties: { oneOf: { type: 'string' } } });
   });
+  // Both shapes as a real 1.20 publishes them (issue 14: the conformance spec "CRD without validation schema").
+  it('a kind whose root preserves unknown fields is published in v2 as {type: object} and its GVK only', () => {
+    const any: CrdSchema = { group: 'b.example.com', version: 'v1', kind: 'Any', plural: 'anys', namespaced: true, schema: { type: 'object', description: 'root', 'x-kubernetes-preserve-unknown-fields': true, properties: { spec: { type: 'string' } } } };
+    const doc = openApiV2(BUILTIN_RESOURCES, [any]) as S;
+    assert.deepEqual(doc.definitions['com.example.b.v1.Any'], { type: 'object', 'x-kubernetes-group-version-kind': [{ group: 'b.example.com', kind: 'Any', version: 'v1' }] });
+    // v3 keeps the schema as written, with apiVersion, kind and metadata.
+    const v3 = openApiV3GroupVersion('/openapi/v3/apis/b.example.com/v1', BUILTIN_RESOURCES, [any])!.doc as S;
+    assert.equal(v3.components.schemas['com.example.b.v1.Any']['x-kubernetes-preserve-unknown-fields'], true);
+    assert.ok(v3.components.schemas['com.example.b.v1.Any'].properties.metadata);
+  });
+  it('a nested field that preserves unknown fields loses its type, properties and items in v2, keeps its description', () => {
+    assert.deepEqual(toSwaggerV2Schema({ type: 'object', properties: {
+      spec: { type: 'object', description: 'd', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } },
+      list: { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'string' } },
+    } }), { type: 'object', properties: { spec: { description: 'd', 'x-kubernetes-preserve-unknown-fields': true }, list: { 'x-kubernetes-preserve-unknown-fields': true } } });
+  });
 });

@@ -286,6 +286,30 @@ describe('workload simulator', () => {
     assert.deepEqual(indexes, ['0', '1', '2']);
   });
 
+  // Issue 14: the conformance GC spec "should delete pods created by rc when not orphaning" needs RC pods.
+  it('runs a ReplicationController: its pods, their owner, status, scale down', async () => {
+    const api = start();
+    api.create(DEFS.replicationcontrollers, NS, { metadata: { name: 'rc' }, spec: { replicas: 3, selector: { app: 'web' }, template: template('nginx:1.27') } });
+    const rc = await waitFor(() => {
+      const now = api.get(DEFS.replicationcontrollers, NS, 'rc');
+      assert.equal(statusOf(now).readyReplicas, 3);
+      assert.equal(statusOf(now).availableReplicas, 3);
+      assert.equal(statusOf(now).observedGeneration, now.metadata.generation);
+      return now;
+    });
+    const pods = podsOwnedBy(api, rc.metadata.uid);
+    assert.equal(pods.length, 3);
+    for (const p of pods) {
+      assert.deepEqual(p.metadata.ownerReferences?.map((r) => [r.apiVersion, r.kind, r.name, r.controller]), [['v1', 'ReplicationController', 'rc', true]]);
+      assert.match(p.metadata.name ?? '', /^rc-[a-z0-9]{5}$/);
+    }
+    api.update(DEFS.replicationcontrollers, NS, 'rc', { ...rc, spec: { ...(rc.spec as object), replicas: 1 } });
+    await waitFor(() => {
+      assert.equal(podsOwnedBy(api, rc.metadata.uid).length, 1);
+      assert.equal(statusOf(api.get(DEFS.replicationcontrollers, NS, 'rc')).replicas, 1);
+    });
+  });
+
   it('follows owner deletion (garbage collection by the registry) without errors', async () => {
     const lines: string[] = [];
     const api = start({}, { log: (line) => lines.push(line) });

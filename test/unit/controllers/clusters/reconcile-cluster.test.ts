@@ -18,13 +18,15 @@ function world(options: { outcome: ProbeOutcome; secret?: boolean }) {
     getSecret: async () => undefined,
     updateClusterStatus: async (c) => {
       writes.push('status');
-      const stored = { ...clusters.get(c.metadata.name ?? '')!, status: c.status };
+      const before = clusters.get(c.metadata.name ?? '')!;
+      const stored = { ...before, metadata: { ...before.metadata, resourceVersion: String(Number(before.metadata.resourceVersion) + 1) }, status: c.status };
       clusters.set(c.metadata.name ?? '', stored);
       return structuredClone(stored);
     },
     updateCluster: async (c) => {
       writes.push('spec');
-      const stored = { ...c, status: clusters.get(c.metadata.name ?? '')?.status };
+      const before = clusters.get(c.metadata.name ?? '')!;
+      const stored = { ...c, metadata: { ...c.metadata, resourceVersion: String(Number(before.metadata.resourceVersion) + 1) }, status: before.status };
       clusters.set(c.metadata.name ?? '', stored as Cluster);
       return structuredClone(stored as Cluster);
     },
@@ -70,6 +72,31 @@ describe('reconcileCluster', () => {
     assert.deepEqual(c.spec.taints ?? [], []);
     assert.equal(result.requeueAfterMs, 200);
     assert.deepEqual(w.events, ['Normal ClusterReady']);
+  });
+
+  // Issue 14 item 10: the engine's failover waits for this version before it trusts the Cluster's taints.
+  it('records the version at which this process first confirmed the health, after its own writes; later passes keep it', async () => {
+    const w = world({ outcome: { online: false, healthy: false } });
+    assert.equal(w.memory.get('m1')?.confirmedAt, undefined);
+    await reconcileCluster(w.deps, 'm1');
+    assert.deepEqual(w.writes, ['status', 'spec']);
+    assert.equal(w.memory.get('m1')?.confirmedAt, w.cluster().metadata.resourceVersion, 'the version after the status and the taints');
+    const first = w.memory.get('m1')?.confirmedAt;
+    w.state.outcome = { online: true, healthy: true };
+    w.tick(5_000);
+    await reconcileCluster(w.deps, 'm1');
+    w.tick(5_000); // past the success threshold: Ready flips, the taints go
+    await reconcileCluster(w.deps, 'm1');
+    assert.notEqual(w.cluster().metadata.resourceVersion, first);
+    assert.equal(w.memory.get('m1')?.confirmedAt, first);
+  });
+
+  it('with nothing to write, the version read is the confirmed one', async () => {
+    const w = world({ outcome: { online: true, healthy: true } });
+    await reconcileCluster(w.deps, 'm1');
+    const memory = new Map<string, ClusterMemory>();
+    await reconcileCluster({ ...w.deps, memory }, 'm1'); // a restarted controller, the member unchanged
+    assert.equal(memory.get('m1')?.confirmedAt, w.cluster().metadata.resourceVersion);
   });
 
   it('an unreachable member is Ready False with the not-ready taint; version is not collected', async () => {

@@ -48,6 +48,16 @@ describe('defaultTolerations', () => {
 describe('evictions', () => {
   const scheduled = [{ name: 'm1', replicas: 2 }, { name: 'm2', replicas: 1 }];
 
+  // Issue 14 item 10: after a restart the taints are the previous process's until the cluster controller confirms them.
+  it('a cluster whose health is not confirmed yet is not evicted, only looked at again within a second', () => {
+    const clusters = clustersOf(cluster('m1', [notReady(3_600)]), cluster('m2', [notReady(3_600)]));
+    assert.deepEqual(evictions(scheduled, clusters, [], NOW, () => false), { evict: [], recheckAfterMs: 1_000 });
+    assert.deepEqual(evictions(scheduled, clusters, [], NOW, (c) => c === 'm2'), { evict: ['m2'], recheckAfterMs: 1_000 });
+    assert.deepEqual(evictions(scheduled, clusters, [], NOW, () => true), { evict: ['m1', 'm2'] });
+    // Without NoExecute taints there is nothing to confirm: no recheck.
+    assert.deepEqual(evictions(scheduled, clustersOf(cluster('m1'), cluster('m2')), [], NOW, () => false), { evict: [] });
+  });
+
   it('evicts from a cluster with an untolerated NoExecute taint, immediately', () => {
     const r = evictions(scheduled, clustersOf(cluster('m1', [{ key: 'broken', effect: 'NoExecute', timeAdded: ago(0) }]), cluster('m2')), [], NOW);
     assert.deepEqual(r, { evict: ['m1'] });

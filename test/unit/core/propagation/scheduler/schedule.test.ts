@@ -121,6 +121,12 @@ test('filters: tolerations, unready clusters, previous targets and deleting clus
     message: '0/2 clusters are available: 1 cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoExecute}' });
 });
 
+// Issue 14 item 10: evicted clusters are not candidates, yet the tenant has them: "0/0" was a lie.
+test('clusters excluded by failover count in the FitError message', () => {
+  const r = schedule({ placement: {}, replicas: 1, clusters: [], excluded: new Map([['m1', 'cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoExecute}'], ['m2', 'cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoExecute}']]) });
+  assert.deepEqual(r, { ok: false, reason: 'NoClusterFit', message: '0/2 clusters are available: 2 cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoExecute}' });
+});
+
 test('clusterAffinities: fall back in order, report the term, start from the observed one', () => {
   const placement: Placement = { clusterAffinities: [
     { affinityName: 'primary', clusterNames: ['m1'] }, { affinityName: 'backup', clusterNames: ['m2'] }] };
