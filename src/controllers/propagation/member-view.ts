@@ -1,0 +1,27 @@
+// What the engine keeps of its copies on members (issue 18): one per (member,
+// object), 100,000 at 10,000 templates on 10 members, each a whole object with
+// its managedFields and pod template. The engine reads of a copy its identity
+// and marks (who owns it), its generation and resourceVersion (was it changed
+// since the engine applied it: applied-record.ts), its status (reflected into
+// the binding) and the spec's scalars the health rules read (replicas, a
+// Service's type: core/propagation/status). Nested spec (a pod template, a
+// selector) is never read from a copy, so it is not kept.
+import type { KubeObject } from '../../core/types.ts';
+
+export function memberView(obj: KubeObject): KubeObject {
+  const { managedFields: _managed, ...metadata } = obj.metadata;
+  const spec = obj.spec !== null && typeof obj.spec === 'object' && !Array.isArray(obj.spec) ? scalarsOf(obj.spec as Record<string, unknown>) : undefined;
+  return {
+    ...(obj.apiVersion ? { apiVersion: obj.apiVersion } : {}),
+    ...(obj.kind ? { kind: obj.kind } : {}),
+    metadata,
+    ...(spec ? { spec } : {}),
+    ...(obj.status !== undefined ? { status: obj.status } : {}),
+  };
+}
+
+function scalarsOf(spec: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec)) if (v === null || typeof v !== 'object') out[k] = v;
+  return out;
+}
