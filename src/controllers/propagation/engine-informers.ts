@@ -114,6 +114,17 @@ export function engineTenantView(t: Tenant): Tenant {
   };
 }
 
+/**
+ * A binding without its managedFields (one entry per writer: detector, executor, status): the engine
+ * never reads them, and its updates omit them, which leaves them as stored (kube and the embedded
+ * apiserver alike). One binding per template: 10,000 of them at issue 18's burst.
+ */
+function withoutManagedFields(b: ResourceBinding): ResourceBinding {
+  if (b.metadata.managedFields === undefined) return b;
+  const { managedFields: _managed, ...metadata } = b.metadata;
+  return { ...b, metadata };
+}
+
 export interface EngineInformerSettings {
   /** How often discovery is asked again while a template kind is not served; default 60 s. */
   discoveryIntervalMs?: number;
@@ -155,7 +166,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
   crds.addIndex(CRD_KIND_INDEX, crdKindIndex);
   const rows = createTemplateRows((group, kind) => crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind)));
-  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true);
+  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true, undefined, withoutManagedFields);
   clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // The transform receives the parsed Work and keeps its view (the informer's T is what it stores). A
   // status write leaves the generation as it was: the spec is the one already hashed (half the events).
@@ -166,7 +177,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     return workView(work, same ? old.specHash : undefined);
   });
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
-  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
+  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true, undefined, withoutManagedFields);
   bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // Every reconcile looks its tenant up by id: an index, not a scan over all Tenants.
   const tenants = watch<Tenant>('tenant', TENANTS_PATH, false, undefined, engineTenantView);

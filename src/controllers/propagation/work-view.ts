@@ -4,7 +4,7 @@
 // marks (labels, annotations: whose slot it is), its status (the Applied
 // condition it keeps) and whether its spec is the one it would write: a hash
 // of the spec answers that. managedFields go too (kept by the server on an
-// update that omits them).
+// update that omits them), and creationTimestamp (reset from the stored copy).
 import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../../core/types.ts';
 import type { Work } from '../../core/propagation/karmada-types.ts';
@@ -21,14 +21,26 @@ export interface WorkView extends KubeObject {
  * the spec). `knownHash`: the spec's hash when the caller knows it (a status write's answer).
  */
 export function workView(work: Work, knownHash?: string): WorkView {
-  const { managedFields: _managed, ...metadata } = work.metadata;
   return {
     ...(work.apiVersion ? { apiVersion: work.apiVersion } : {}),
     ...(work.kind ? { kind: work.kind } : {}),
-    metadata,
+    // ownerReferences and finalizers too: an update of the Work sends this metadata back whole.
+    metadata: pickMeta(work.metadata, WORK_META),
     ...(work.status ? { status: work.status as Work['status'] } : {}),
     specHash: knownHash ?? specHash(work.spec),
   };
+}
+
+const WORK_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'deletionTimestamp', 'labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+/**
+ * The metadata fields named, as they are (absent stays absent). The rest (managedFields above all,
+ * creationTimestamp) the engine never reads, and an update that omits them leaves them as stored.
+ */
+export function pickMeta(meta: ObjectMeta, keys: readonly (keyof ObjectMeta & string)[]): ObjectMeta {
+  const out: ObjectMeta = {};
+  for (const key of keys) if (meta[key] !== undefined) out[key] = meta[key];
+  return out;
 }
 
 /**
