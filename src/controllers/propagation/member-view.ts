@@ -10,6 +10,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../core/propagation/status/reflect-status.ts';
 import { pickMeta } from './work-view.ts';
+import { viewStrings } from './interned-strings.ts';
 
 const MEMBER_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'deletionTimestamp', 'labels'] as const;
 
@@ -17,19 +18,17 @@ export function memberView(obj: KubeObject): KubeObject {
   const metadata = pickMeta(obj.metadata, MEMBER_META);
   // Of the annotations, only the template generation the engine stamped (reflect-status.ts reads it back).
   const generation = obj.metadata.annotations?.[RESOURCE_TEMPLATE_GENERATION_ANNOTATION];
-  if (generation !== undefined) metadata.annotations = { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation };
+  if (generation !== undefined) metadata.annotations = { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: viewStrings.string(generation) };
   const spec = obj.spec !== null && typeof obj.spec === 'object' && !Array.isArray(obj.spec) ? scalarsOf(obj.spec as Record<string, unknown>) : undefined;
   return {
     ...(obj.apiVersion ? { apiVersion: obj.apiVersion } : {}),
     ...(obj.kind ? { kind: obj.kind } : {}),
     metadata,
-    ...(spec ? { spec } : {}),
-    ...(obj.status !== undefined ? { status: obj.status } : {}),
+    ...(spec ? { spec: viewStrings.json(spec) } : {}),
+    ...(obj.status !== undefined ? { status: viewStrings.json(obj.status) } : {}),
   };
 }
 
 function scalarsOf(spec: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(spec)) if (v === null || typeof v !== 'object') out[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(spec).filter(([, v]) => v === null || typeof v !== 'object'));
 }

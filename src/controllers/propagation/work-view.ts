@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../../core/types.ts';
 import type { Work } from '../../core/propagation/karmada-types.ts';
+import { viewStrings } from './interned-strings.ts';
 
 export interface WorkView extends KubeObject {
   metadata: ObjectMeta;
@@ -26,8 +27,9 @@ export function workView(work: Work, knownHash?: string): WorkView {
     ...(work.kind ? { kind: work.kind } : {}),
     // ownerReferences and finalizers too: an update of the Work sends this metadata back whole.
     metadata: pickMeta(work.metadata, WORK_META),
-    ...(work.status ? { status: work.status as Work['status'] } : {}),
-    specHash: knownHash ?? specHash(work.spec),
+    ...(work.status ? { status: viewStrings.json(work.status as Work['status']) } : {}),
+    // The same manifest on every cluster (Duplicated) is the same hash: one copy of it.
+    specHash: viewStrings.string(knownHash ?? specHash(work.spec)),
   };
 }
 
@@ -39,7 +41,12 @@ const WORK_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 
  */
 export function pickMeta(meta: ObjectMeta, keys: readonly (keyof ObjectMeta & string)[]): ObjectMeta {
   const out: ObjectMeta = {};
-  for (const key of keys) if (meta[key] !== undefined) out[key] = meta[key];
+  for (const key of keys) {
+    const value = meta[key];
+    if (value === undefined) continue;
+    // Shared with the object's siblings (interned-strings.ts); uid and resourceVersion are its own.
+    out[key] = key === 'uid' || key === 'resourceVersion' ? value : viewStrings.json(value);
+  }
   return out;
 }
 
