@@ -4,7 +4,8 @@
 // process, writes templates at a steady rate, and prints per template: the
 // engine's requests by kind (host and members), its reconciles by kind, and
 // its wake-ups by cause. Latency figures from here mean little (one process
-// for everything); the counts are the point. A diagnostic, not a suite.
+// for everything); the counts are the point, and the process's CPU per applied
+// pair compares two versions of the engine. A diagnostic, not a suite.
 import tls from 'node:tls';
 import { startApiServer } from '../src/apiserver/server.ts';
 import { createUpstream } from '../src/kube/upstream-client.ts';
@@ -84,6 +85,7 @@ const applied = async (): Promise<number> => {
 while ((await applied()) < memberCount) await new Promise((r) => setTimeout(r, 100));
 await new Promise((r) => setTimeout(r, 1500));
 counts.clear();
+const cpu0 = process.cpuUsage();
 const t0 = Date.now();
 for (let i = 0; i < count; i++) {
   const wait = t0 + (i * 1000) / rate - Date.now();
@@ -92,6 +94,9 @@ for (let i = 0; i < count; i++) {
 }
 while ((await applied()) < (count + 1) * memberCount) await new Promise((r) => setTimeout(r, 200));
 await new Promise((r) => setTimeout(r, 3000)); // status writes after the applies
+const cpu = process.cpuUsage(cpu0);
+// Everything runs in this process (host, members, engine): an A/B of the engine, not its own figure.
+console.log(`CPU of this process (host + members + engine) per applied pair: ${((cpu.user + cpu.system) / 1000 / (count * memberCount)).toFixed(3)} ms; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
 let requests = 0;
 for (const [k, v] of [...counts].sort()) {
   if (!k.startsWith('reconcile')) requests += v;

@@ -139,6 +139,9 @@ try {
   process.stdout.write(`last member applied by write time (2 s windows, p50/max ms): ${[...windows].map(([w, xs]) => `${w * 2}s ${percentile(xs, 50).toFixed(0)}/${Math.max(...xs).toFixed(0)}`).join(', ')}\n`);
   const avg = (xs: number[]): string => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
   process.stdout.write(`CPU over ${wall.toFixed(0)} s (writes + drain): engine ${(used.engine ?? 0).toFixed(1)} s, host ${(used.host ?? 0).toFixed(1)} s, members ${(used.members ?? 0).toFixed(1)} s\n`);
+  const pairs = names.reduce((n, name) => n + Math.min(memberCount, milestones.get(name)?.get('member applied')?.length ?? 0), 0);
+  process.stdout.write(`CPU per applied (member, object) pair (${pairs} pairs): engine ${((used.engine ?? 0) * 1000 / pairs).toFixed(2)} ms, host ${((used.host ?? 0) * 1000 / pairs).toFixed(2)} ms, members ${((used.members ?? 0) * 1000 / pairs).toFixed(2)} ms\n`);
+  process.stdout.write(`engine process (warren serve) peak RSS ${(p.stack.gateway.memory().peakKiB / 1024).toFixed(0)} MiB\n`);
   process.stdout.write(`engine sockets: ${socketsBefore} before the writes, ${socketsAfter} after\n`);
   process.stdout.write(`events per template: binding ${avg(counts('binding events'))}, work ${avg(counts('work events'))}, work ADDED ${avg(counts('work created'))}\n`);
 } finally {

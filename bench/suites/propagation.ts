@@ -111,13 +111,20 @@ function cpuRows(label: string, used: Record<string, number>, applied: number, p
 export type PropagationScenario = { kind: 'paced'; count: number; rate: number } | { kind: 'burst'; count: number };
 
 const scenarioId = (s: PropagationScenario): string => (s.kind === 'paced' ? `paced-${s.rate}` : `burst-${s.count}`);
+function scenarioOfId(id: string): PropagationScenario | undefined {
+  const m = /^(paced|burst)-(\d+)$/.exec(id);
+  if (!m) return undefined;
+  const n = Number(m[2]);
+  return m[1] === 'paced' ? { kind: 'paced', count: 1_000, rate: n } : { kind: 'burst', count: n };
+}
 
 /** The suite over these scenarios; the fairness probes run in the largest burst, the 1 s goal is judged at GOAL_RATE. */
 export function makePropagationSuite(all: readonly PropagationScenario[]): Suite {
   return { name: 'propagation', method: 'see the Propagation section of docs/benchmarks.md', run: async (env) => {
     // PROPAGATION_SCENARIOS=paced-10,burst-1000 runs some (scenario ids); such a partial run leaves docs/benchmarks.md alone.
     const only = process.env.PROPAGATION_SCENARIOS?.split(',').map((x) => x.trim()).filter(Boolean);
-    const scenarios = only ? all.filter((s) => only.includes(scenarioId(s))) : all;
+    // An id not in the suite (burst-2000, paced-20) runs that size or rate: iteration on a smaller burst.
+    const scenarios = only ? only.map((id) => all.find((s) => scenarioId(s) === id) ?? scenarioOfId(id)).filter((s): s is PropagationScenario => s !== undefined) : all;
     const largest = Math.max(...scenarios.filter((s) => s.kind === 'burst').map((s) => s.count));
     const started = nowMs();
     const rows: PropagationRow[] = [];

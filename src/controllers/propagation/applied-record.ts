@@ -35,3 +35,8 @@ export function createAppliedRecord(): AppliedRecord {
     },
   };
 }
+
+/** The record's key for one copy: member, upstream namespace, kind, name. */
+export function appliedKey(cluster: string, namespace: string, kind: string, name: string): string {
+  return `${cluster}|${namespace}|${kind}|${name}`;
+}

@@ -40,3 +40,8 @@ export interface EngineContext {
 export function tenantById(ctx: EngineContext, id: string): Tenant | undefined {
   return tenantOfId(ctx.informers, id);
 }
+
+/** An error's text, for logs and the messages a pass records. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

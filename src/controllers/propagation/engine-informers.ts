@@ -15,8 +15,9 @@
 // holds back synced(), so one missing kind cannot stop the controllers or /readyz.
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
+import { workView, type WorkView } from './work-view.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import { startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
+import { objectKey, startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { watchServedResources } from '../../kube/served-resources.ts';
 import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
@@ -51,7 +52,8 @@ export interface EngineInformers {
   bindings: Informer<ResourceBinding>;
   /** ClusterResourceBindings (cluster-scoped templates); reported to onChange as 'binding' too. */
   clusterBindings: Informer<ResourceBinding>;
-  works: Informer<Work>;
+  /** Slim views of the Works (work-view.ts): the manifest is not kept, a hash of the spec is. */
+  works: Informer<WorkView>;
   clusters: Informer<Cluster>;
   tenants: Informer<Tenant>;
   /** The row of a template kind (upstream apiVersion): built in, or a tenant's custom kind, from its CRD. */
@@ -112,6 +114,17 @@ export function engineTenantView(t: Tenant): Tenant {
   };
 }
 
+/**
+ * A binding without its managedFields (one entry per writer: detector, executor, status): the engine
+ * never reads them, and its updates omit them, which leaves them as stored (kube and the embedded
+ * apiserver alike). One binding per template: 10,000 of them at issue 18's burst.
+ */
+function withoutManagedFields(b: ResourceBinding): ResourceBinding {
+  if (b.metadata.managedFields === undefined) return b;
+  const { managedFields: _managed, ...metadata } = b.metadata;
+  return { ...b, metadata };
+}
+
 export interface EngineInformerSettings {
   /** How often discovery is asked again while a template kind is not served; default 60 s. */
   discoveryIntervalMs?: number;
@@ -153,11 +166,18 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
   crds.addIndex(CRD_KIND_INDEX, crdKindIndex);
   const rows = createTemplateRows((group, kind) => crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind)));
-  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true);
+  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true, undefined, withoutManagedFields);
   clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
-  const works = watch<Work>('work', '/apis/work.karmada.io/v1alpha1/works', true);
+  // The transform receives the parsed Work and keeps its view (the informer's T is what it stores). A
+  // status write leaves the generation as it was: the spec is the one already hashed (half the events).
+  const works: Informer<WorkView> = watch<WorkView>('work', '/apis/work.karmada.io/v1alpha1/works', true, undefined, (w) => {
+    const work = w as unknown as Work;
+    const old = works.store.get(objectKey(work));
+    const same = old !== undefined && work.metadata.generation !== undefined && old.metadata.generation === work.metadata.generation && old.metadata.uid === work.metadata.uid;
+    return workView(work, same ? old.specHash : undefined);
+  });
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
-  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true);
+  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true, undefined, withoutManagedFields);
   bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // Every reconcile looks its tenant up by id: an index, not a scan over all Tenants.
   const tenants = watch<Tenant>('tenant', TENANTS_PATH, false, undefined, engineTenantView);
@@ -222,7 +242,7 @@ export function ofTenant<T extends KubeObject>(informer: Informer<T>, tenantId: 
 }
 
 /** The Works of a binding (by its uid). */
-export function worksOfBinding(informers: EngineInformers, bindingUid: string): Work[] {
+export function worksOfBinding(informers: EngineInformers, bindingUid: string): WorkView[] {
   return informers.works.byIndex(BINDING_INDEX, bindingUid);
 }
 

@@ -9,6 +9,7 @@ import { startInformer, type Informer, type InformerEventType } from '../../kube
 import type { Upstream } from '../../kube/upstream.ts';
 import { allNamespacesPath, type TemplateResource } from './template-resources.ts';
 import { MANAGED_LABEL, PERMANENT_ID_LABEL } from './member-labels.ts';
+import { memberView } from './member-view.ts';
 
 export type ConnectMember = (cluster: Cluster, secret: { data?: Record<string, string> } | undefined) => Upstream;
 
@@ -22,7 +23,7 @@ interface Member {
 export interface MemberPool {
   /** The member's client, or undefined when its credentials cannot be read. */
   client(cluster: Cluster): Promise<Upstream | undefined>;
-  /** The engine's object on the member as last seen, and whether that view is complete. */
+  /** The engine's object on the member as last seen (its view: member-view.ts), and whether that view is complete. */
   observed(clusterName: string, resource: TemplateResource, namespace: string, name: string): { synced: boolean; obj: KubeObject | undefined };
   /** Starts watching a kind on a member (idempotent). */
   watch(cluster: Cluster, resource: TemplateResource): Promise<void>;
@@ -97,6 +98,8 @@ export function createMemberPool(options: {
         upstream: member.client,
         listPath: allNamespacesPath(resource),
         labelSelector: `${MANAGED_LABEL}=true`,
+        // Slim copies (member-view.ts): what the engine reads of a copy, not the whole object.
+        transform: memberView,
         log: options.log,
         onEvent: (type, obj) => {
           const uid = obj.metadata.labels?.[PERMANENT_ID_LABEL];

@@ -29,6 +29,10 @@ export interface StatusWrite<T extends KubeObject> {
   build(latest: T): unknown;
   /** What a missing object means: gone is fine for a template being deleted. */
   missingOk?: boolean;
+  /** The body to PUT (default: the copy with its new status); a slim one sends less (the server takes only the status). */
+  body?(latest: T, status: unknown): unknown;
+  /** A copy read from the server, as this write keeps copies (default: as read); `sent`: the copy whose status was written, when it is that write's answer. */
+  fresh?(read: unknown, sent?: T): T;
 }
 
 /** Writes the status `build` makes, retrying conflicts on the latest copy; returns the copy written (or the unchanged one). */
@@ -39,8 +43,9 @@ export async function ensureStatus<T extends KubeObject>(ctx: EngineContext, w: 
     if (status === undefined) throw new ApiError('Conflict', `${latest.kind ?? 'object'} ${latest.metadata.name ?? ''} changed while its status was being written`);
     if (jsonEqual(latest.status ?? {}, status)) return latest;
     const sent = latest;
-    const res = await ownWrite(ctx.echoes, w.echoKey, () => ctx.upstream.request<T>('PUT', `${w.path}/status`, { ...sent, status }));
-    if (res.status === 200) return res.body;
+    const body = w.body ? w.body(sent, status) : { ...sent, status };
+    const res = await ownWrite(ctx.echoes, w.echoKey, () => ctx.upstream.request<T>('PUT', `${w.path}/status`, body));
+    if (res.status === 200) return w.fresh ? w.fresh(res.body, sent) : res.body;
     if (res.status === 404 && w.missingOk) return latest;
     if (res.status !== 409 || attempt >= TRIES) throw statusError(res.status, res.body);
     const cached = w.cached();
@@ -51,6 +56,6 @@ export async function ensureStatus<T extends KubeObject>(ctx: EngineContext, w: 
     const fresh = await ctx.upstream.request<T>('GET', w.path);
     if (fresh.status === 404 && w.missingOk) return latest;
     if (fresh.status !== 200) throw statusError(fresh.status, fresh.body);
-    latest = fresh.body;
+    latest = w.fresh ? w.fresh(fresh.body) : fresh.body;
   }
 }

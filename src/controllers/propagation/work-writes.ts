@@ -10,6 +10,7 @@ import { jsonEqual } from '../../core/json-equal.ts';
 import type { EngineContext } from './engine-context.ts';
 import { ownWrite, workEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';
+import { specHash, workView, type WorkView } from './work-view.ts';
 
 const BASE = '/apis/work.karmada.io/v1alpha1';
 const collection = (ns: string): string => `${BASE}/namespaces/${encodeURIComponent(ns)}/works`;
@@ -26,43 +27,63 @@ export async function ensureExecutionSpace(upstream: Upstream, namespace: string
   known.add(namespace);
 }
 
-export async function ensureWork(ctx: EngineContext, desired: Work): Promise<Work> {
+/**
+ * Creates the Work or updates it where it differs; returns its view (work-view.ts). The informer keeps
+ * views, so "differs" is judged on the spec's hash and the marks, and an update sends the desired spec
+ * under the stored metadata (managedFields left out: the server keeps them).
+ */
+export async function ensureWork(ctx: EngineContext, desired: Work): Promise<WorkView> {
   const ns = desired.metadata.namespace ?? '';
   const name = desired.metadata.name ?? '';
+  const hash = specHash(desired.spec);
   const existing = ctx.informers.works.store.get(`${ns}/${name}`);
   if (!existing) {
     const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('POST', collection(ns), desired));
-    if (res.status === 201) return res.body;
+    // Labelled with the sent spec's hash: passes compare the informer's view, hashed from the stored copy, not this one.
+    if (res.status === 201) return workView(res.body, hash);
     if (res.status === 404) ensuredSpaces.get(ctx.upstream)?.delete(ns); // the execution space went away: make it again next time
     if (res.status !== 409) throw statusError(res.status, res.body);
     const current = await ctx.upstream.request<Work>('GET', item(ns, name));
     if (current.status !== 200) throw statusError(current.status, current.body);
-    return updateIfChanged(ctx, current.body, desired);
+    return updateIfChanged(ctx, workView(current.body), desired, hash);
   }
-  return updateIfChanged(ctx, existing, desired);
+  return updateIfChanged(ctx, existing, desired, hash);
 }
 
-async function updateIfChanged(ctx: EngineContext, existing: Work, desired: Work): Promise<Work> {
-  if (jsonEqual(existing.spec, desired.spec) && jsonEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {})
+async function updateIfChanged(ctx: EngineContext, existing: WorkView, desired: Work, hash: string): Promise<WorkView> {
+  if (existing.specHash === hash && jsonEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {})
     && jsonEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {})) return existing;
-  const next: Work = { ...existing, metadata: { ...existing.metadata, labels: desired.metadata.labels ?? {}, annotations: desired.metadata.annotations ?? {} }, spec: desired.spec };
+  const { specHash: _hash, status: _status, ...rest } = existing;
+  // The status is left out too: a PUT of the main resource does not write it.
+  const next: Work = { ...rest, metadata: { ...existing.metadata, labels: desired.metadata.labels ?? {}, annotations: desired.metadata.annotations ?? {} }, spec: desired.spec };
   const [ns, name] = [existing.metadata.namespace ?? '', existing.metadata.name ?? ''];
   const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('PUT', item(ns, name), next));
-  if (res.status === 200) return res.body;
+  if (res.status === 200) return workView(res.body, hash); // as for a create: passes compare the informer's view
   throw statusError(res.status, res.body);
 }
 
-/** The Work's status from `build` (conditions and manifest statuses), retried on the latest copy after a conflict. */
-export async function writeWorkStatus(ctx: EngineContext, work: Work, build: (latest: Work) => { conditions: Condition[]; manifestStatuses: ManifestStatus[] }): Promise<void> {
+/**
+ * The Work's status from `build` (conditions and manifest statuses), retried on the latest copy after a
+ * conflict. The body is the Work's identity and status only: a status write takes nothing else from it.
+ */
+export async function writeWorkStatus(ctx: EngineContext, work: WorkView, build: (latest: WorkView) => { conditions: Condition[]; manifestStatuses: ManifestStatus[] }): Promise<void> {
   const [ns, name] = [work.metadata.namespace ?? '', work.metadata.name ?? ''];
-  await ensureStatus(ctx, {
+  await ensureStatus<WorkView>(ctx, {
     path: item(ns, name), echoKey: workEchoKey(ns, name), current: work, missingOk: true,
     cached: () => ctx.informers.works.store.get(`${ns}/${name}`),
+    // A status write leaves the spec as it was: its answer keeps the hash of the copy it was sent on.
+    fresh: (body, sent) => workView(body as Work, sent?.specHash),
+    body: (latest, status) => ({ apiVersion: latest.apiVersion ?? 'work.karmada.io/v1alpha1', kind: 'Work', metadata: statusWriteMeta(latest.metadata), status }),
     build: (latest) => {
       const { conditions, manifestStatuses } = build(latest);
       return { conditions, ...(manifestStatuses.length > 0 ? { manifestStatuses } : {}) };
     },
   });
+}
+
+/** What a status write needs of the metadata: the name to address and the version to guard with. */
+function statusWriteMeta(meta: WorkView['metadata']): WorkView['metadata'] {
+  return { name: meta.name, namespace: meta.namespace, ...(meta.uid ? { uid: meta.uid } : {}), resourceVersion: meta.resourceVersion };
 }
 
 export async function deleteWork(ctx: EngineContext, namespace: string, name: string): Promise<void> {
