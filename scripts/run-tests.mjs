@@ -28,10 +28,8 @@ if (files.length === 0) {
 
 const realOnly = selected.every((tier) => tier === 'real');
 if (!realOnly) {
-  const result = spawnSync(process.execPath, [
-    '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files,
-  ], { stdio: 'inherit' });
-  process.exit(result.status ?? 1);
+  const { runDefaultTiers } = await import('./run-tests-default.mjs');
+  process.exit(await runDefaultTiers(files));
 }
 
 // The real tier starts whole control planes (etcd, kube-apiserver, controller-manager):
