@@ -76,8 +76,8 @@ describe('kubeconfig-view', () => {
       { contexts: [{ context: { cluster: 'c' } }] },
     ]) {
       const yaml = JSON.stringify(bad);
-      assert.throws(() => new KubeConfig().loadFromString(yaml), undefined, yaml);
-      assert.throws(() => parseKubeconfig(yaml), undefined, yaml);
+      assert.throws(() => new KubeConfig().loadFromString(yaml), Error, yaml);
+      assert.throws(() => parseKubeconfig(yaml), Error, yaml);
     }
   });
 
