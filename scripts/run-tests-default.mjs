@@ -5,6 +5,7 @@
 // lines never interleave), and the run ends with a wall-time table per tier and the
 // slowest files, so a slow or hung file says which it was.
 import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import { setTimeout, clearTimeout } from 'node:timers';
 
 // Two: CI has two cores, and most files spend their time in two or three busy processes
@@ -20,6 +21,17 @@ const running = new Set();
 
 function tierOf(file) {
   return file.split(/[\\/]/)[1];
+}
+
+// Files that start whole systems (e2e, faults, load) first, the many short unit files
+// last: with two workers, a long file started at the end leaves a core idle for its tail.
+const TIER_START_ORDER = ['e2e', 'faults', 'load', 'adversarial', 'integration', 'contract', 'unit'];
+function startOrder(files) {
+  const rank = (file) => {
+    const at = TIER_START_ORDER.indexOf(tierOf(file));
+    return at === -1 ? TIER_START_ORDER.length : at;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 // Each file's spec summary ("ℹ tests 12" ...) is folded into the run's totals instead of
@@ -113,7 +125,7 @@ export async function runDefaultTiers(files) {
     });
   }
   const began = Date.now();
-  const queue = [...files];
+  const queue = startOrder(files);
   const results = [];
   async function worker() {
     while (queue.length > 0) {

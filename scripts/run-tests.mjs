@@ -1,7 +1,7 @@
 // Runs the test tiers with Node's own test runner (through tsx for TypeScript).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
 // no argument runs every tier but `real` (real kube-apiserver control planes; run by hand, `npm run test:real`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
