@@ -6,6 +6,7 @@
 // slowest files, so a slow or hung file says which it was.
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
 
 // Two: CI has two cores, and most files spend their time in two or three busy processes
@@ -58,6 +59,20 @@ function killGroup(child, signal) {
   try { process.kill(-child.pid, signal); return true; } catch { return false; }
 }
 
+// Live (not zombie) processes still in the file's group. tsx's esbuild service exits
+// with its parent and stays a zombie until init reaps it: that is not a leftover.
+function liveInGroup(pgid) {
+  let live = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') live++;
+  }
+  return live;
+}
+
 function runFile(file) {
   const started = Date.now();
   return new Promise((resolve) => {
@@ -79,7 +94,7 @@ function runFile(file) {
       clearTimeout(timer);
       running.delete(child);
       // Anything still in the group outlived its test file: say so, and stop it.
-      const leftovers = killGroup(child, 'SIGKILL');
+      const leftovers = liveInGroup(child.pid) > 0 && killGroup(child, 'SIGKILL');
       const { counts, text } = splitSummary(Buffer.concat(chunks).toString('utf8'));
       const status = capped ? 'killed at the cap' : (code ?? signal);
       resolve({ file, status, counts, text, leftovers, seconds: (Date.now() - started) / 1000, cpu: childrenCpu(stat) });
