@@ -1,7 +1,7 @@
 // Runs the test tiers with Node's own test runner (through tsx for TypeScript).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
 // no argument runs every tier but `real` (real kube-apiserver control planes; run by hand, `npm run test:real`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
@@ -28,10 +28,8 @@ if (files.length === 0) {
 
 const realOnly = selected.every((tier) => tier === 'real');
 if (!realOnly) {
-  const result = spawnSync(process.execPath, [
-    '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files,
-  ], { stdio: 'inherit' });
-  process.exit(result.status ?? 1);
+  const { runDefaultTiers } = await import('./run-tests-default.mjs');
+  process.exit(await runDefaultTiers(files));
 }
 
 // The real tier starts whole control planes (etcd, kube-apiserver, controller-manager):

@@ -1,5 +1,6 @@
 // The Upstream implementation: plain node:https with keep-alive, TLS and auth
-// taken from a kubeconfig by @kubernetes/client-node, JSON in and out.
+// taken from a kubeconfig (kubeconfig-view for static credentials; client-node's
+// authenticators, loaded on demand, for exec and auth-provider users), JSON in and out.
 // Failures the caller cannot act on (connection refused, reset, timeout) become
 // Status errors that say nothing about where the upstream is: those messages can
 // travel all the way to a tenant.
@@ -7,9 +8,10 @@ import https from 'node:https';
 import tls_ from 'node:tls';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from '../core/api-error.ts';
 import type { Upstream, UpstreamResponse } from './upstream.ts';
+import { applyStaticOptions, currentCluster, needsKubeClient, parseKubeconfig } from './kubeconfig-view.ts';
 
 export interface UpstreamOptions {
   /** Deadline for a whole request/response, and for a stream's headers (default 30 s). */
@@ -27,12 +29,34 @@ export const TIMEOUT_MESSAGE = 'the server was unable to return a response in th
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
   'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ERR_SOCKET_CLOSED', 'UND_ERR_SOCKET']);
 
+let kubeClient: Promise<typeof KubeConfig> | undefined;
+let loadedKubeClient: typeof KubeConfig | undefined;
+
+/**
+ * Loads client-node (about a thousand modules), which only exec and auth-provider users
+ * need. Await it before createUpstream for an upstream whose requestOptions() are read
+ * before its first request (the gateway's proxy takes Warren's credential from them once).
+ */
+export function loadKubeClient(): Promise<typeof KubeConfig> {
+  kubeClient ??= import('@kubernetes/client-node').then((m) => (loadedKubeClient = m.KubeConfig));
+  return kubeClient;
+}
+
+/** True when this kubeconfig's user needs client-node (see loadKubeClient). */
+export function kubeconfigNeedsClient(kubeconfig: { yaml?: string; path?: string }): boolean {
+  return needsKubeClient(parseKubeconfig(kubeconfigText(kubeconfig)));
+}
+
+function kubeconfigText(kubeconfig: { yaml?: string; path?: string }): string {
+  if (kubeconfig.yaml !== undefined) return kubeconfig.yaml;
+  if (kubeconfig.path !== undefined) return readFileSync(kubeconfig.path, 'utf8');
+  throw new Error('createUpstream: give the kubeconfig as yaml or path');
+}
+
 export function createUpstream(kubeconfig: { yaml?: string; path?: string }, options: UpstreamOptions = {}): Upstream {
-  const kc = new KubeConfig();
-  if (kubeconfig.yaml !== undefined) kc.loadFromString(kubeconfig.yaml);
-  else if (kubeconfig.path !== undefined) kc.loadFromString(readFileSync(kubeconfig.path, 'utf8'));
-  else throw new Error('createUpstream: give the kubeconfig as yaml or path');
-  const cluster = kc.getCurrentCluster();
+  const text = kubeconfigText(kubeconfig);
+  const view = parseKubeconfig(text);
+  const cluster = currentCluster(view);
   if (!cluster) throw new Error('createUpstream: the kubeconfig has no current cluster');
   const server = cluster.server.replace(/\/+$/, '');
   const url = new URL(server);
@@ -41,20 +65,31 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
   // Watches hold a socket for minutes: a separate pool keeps them from starving request().
   const streamAgent = new https.Agent({ keepAlive: true });
 
-  // Trap: applyToHTTPSOptions is async, but for static credentials (client
-  // certificate, CA, token) it fills `tls` synchronously before its first
-  // await, so requestOptions() is complete right away. Exec and auth-provider
-  // users get their token on the first request, and a fresh one on each.
+  // Static credentials (client certificate, CA, token) fill `tls` right here, so
+  // requestOptions() is complete at once. Exec and auth-provider users get their
+  // token from client-node on the first request, and a fresh one on each; their
+  // requestOptions() throw until client-node is loaded (loadKubeClient), rather
+  // than hand out options without the credential.
   const tls: https.RequestOptions = { headers: {} };
-  let ready: Promise<void> = kc.applyToHTTPSOptions(tls);
-  const user = kc.getCurrentUser();
-  const dynamicAuth = Boolean(user?.exec || user?.authProvider);
+  const dynamicAuth = needsKubeClient(view);
+  let kc: KubeConfig | undefined;
+  const dynamicOptions = async (): Promise<void> => {
+    if (!kc) {
+      const Client = loadedKubeClient ?? (await loadKubeClient());
+      kc = new Client();
+      kc.loadFromString(text);
+    }
+    await kc.applyToHTTPSOptions(tls);
+  };
+  let ready: Promise<void> = Promise.resolve();
+  if (!dynamicAuth) applyStaticOptions(view, tls);
+  else if (loadedKubeClient) ready = dynamicOptions();
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port || 443;
   const pathPrefix = url.pathname.replace(/\/$/, '');
 
   async function currentOptions(): Promise<https.RequestOptions> {
-    if (dynamicAuth) ready = kc.applyToHTTPSOptions(tls);
+    if (dynamicAuth) ready = dynamicOptions();
     await ready;
     return tls;
   }
@@ -130,7 +165,10 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
 
   return {
     server,
-    requestOptions: () => ({ ...tls, headers: { ...(tls.headers as Record<string, string>) }, agent }),
+    requestOptions: () => {
+      if (dynamicAuth && !kc) throw new Error('createUpstream: this kubeconfig\'s user (exec or auth-provider) needs client-node: await loadKubeClient() before reading requestOptions()');
+      return { ...tls, headers: { ...(tls.headers as Record<string, string>) }, agent };
+    },
     request,
     stream,
     close() {

@@ -4,10 +4,10 @@
 // `warren member add` can run again over a registered member: the Secret and
 // the platform's fields are replaced, the health taints the cluster controller
 // keeps are left to it. Used by `warren up` (its embedded members) and by the CLI.
-import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from '../core/api-error.ts';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, type Cluster, type Taint } from '../core/propagation/karmada-types.ts';
 import type { KubeObject } from '../core/types.ts';
+import { currentCluster, parseKubeconfig } from '../kube/kubeconfig-view.ts';
 import { MEMBER_SECRET_NAMESPACE, memberSecretName } from '../kube/member-upstream.ts';
 import { statusError } from '../kube/status-error.ts';
 import type { Upstream } from '../kube/upstream.ts';
@@ -27,9 +27,7 @@ export interface MemberRegistration {
 
 /** The server of the kubeconfig's current context: the Cluster's spec.apiEndpoint. */
 export function serverOf(kubeconfig: string): string {
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  const server = kc.getCurrentCluster()?.server;
+  const server = currentCluster(parseKubeconfig(kubeconfig))?.server;
   if (!server) throw new ApiError('Invalid', 'the kubeconfig has no current cluster with a server');
   return server;
 }

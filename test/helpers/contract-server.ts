@@ -2,15 +2,14 @@
 // a kubeconfig file, otherwise an embedded in-memory Warren apiserver. Tests
 // only ever see a kubeconfig, so they cannot lean on anything Warren-specific.
 import { readFileSync } from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeHttp } from './kube-http.ts';
+import { KubeHttp, type KubeconfigAccess } from './kube-http.ts';
 
 export interface ContractServer {
   /** True when the suite runs against an apiserver it did not start (durability tests skip). */
   external: boolean;
   kubeconfig: string;
   http: KubeHttp;
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeconfigAccess;
   stop(): Promise<void>;
 }
 

@@ -11,7 +11,7 @@ export interface WarrenServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, readyTimeoutMs = 60_000): Promise<WarrenServeProcess> {
+export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, readyTimeoutMs = 180_000): Promise<WarrenServeProcess> {
   const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`];
   const child: ChildProcess = spawn(process.execPath, args, exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';

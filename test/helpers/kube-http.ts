@@ -4,7 +4,28 @@
 // need to see exactly what went over the wire.
 import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ClientRequest } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
+import { applyStaticOptions, currentCluster, needsKubeClient, parseKubeconfig, type KubeconfigCluster } from '../../src/kube/kubeconfig-view.ts';
+
+/** The part of client-node's KubeConfig that tests use, without importing client-node for static credentials. */
+export interface KubeconfigAccess {
+  getCurrentCluster(): KubeconfigCluster | null;
+  applyToHTTPSOptions(opts: https.RequestOptions): Promise<void>;
+}
+
+function kubeconfigAccess(yaml: string): KubeconfigAccess {
+  const view = parseKubeconfig(yaml);
+  return {
+    getCurrentCluster: () => currentCluster(view) ?? null,
+    async applyToHTTPSOptions(opts) {
+      if (!needsKubeClient(view)) return applyStaticOptions(view, opts);
+      // An exec plugin or auth provider (a real cluster's kubeconfig): client-node's authenticators.
+      const { KubeConfig } = await import('@kubernetes/client-node');
+      const kc = new KubeConfig();
+      kc.loadFromString(yaml);
+      await kc.applyToHTTPSOptions(opts);
+    },
+  };
+}
 
 export interface RequestOptions {
   body?: unknown;
@@ -23,12 +44,11 @@ export interface HttpResult<T = any> {
 }
 
 export class KubeHttp {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeconfigAccess;
   readonly server: string;
 
   constructor(kubeconfigYaml: string) {
-    this.kubeConfig = new KubeConfig();
-    this.kubeConfig.loadFromString(kubeconfigYaml);
+    this.kubeConfig = kubeconfigAccess(kubeconfigYaml);
     const cluster = this.kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');

@@ -37,7 +37,7 @@ export interface WarrenProcess {
 
 export async function startWarrenApiserver(
   dataDir: string,
-  { port, simulateWorkloads = false, readyTimeoutMs = 30_000 }: { port?: number; simulateWorkloads?: boolean; readyTimeoutMs?: number } = {},
+  { port, simulateWorkloads = false, readyTimeoutMs = 120_000 }: { port?: number; simulateWorkloads?: boolean; readyTimeoutMs?: number } = {},
 ): Promise<WarrenProcess> {
   const listenPort = port ?? (await freePort());
   const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'apiserver', '--listen', `127.0.0.1:${listenPort}`, '--data-dir', dataDir];

@@ -1,0 +1,155 @@
+// The default tiers (everything but `real`): every test file in a process of its own,
+// CONCURRENCY at a time, each in its own process group so that whatever a file leaves
+// running (a server a failed test did not stop) is killed when the file ends rather than
+// slowing every later file. A file's output is printed whole when it ends (two files'
+// lines never interleave), and the run ends with a wall-time table per tier and the
+// slowest files, so a slow or hung file says which it was.
+import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout, clearTimeout } from 'node:timers';
+
+// Two: CI has two cores, and most files spend their time in two or three busy processes
+// (gateway, embedded apiservers, kubectl) of their own already.
+const CONCURRENCY = Number(process.env.WARREN_TEST_CONCURRENCY ?? 2);
+const FILE_CAP_MS = 10 * 60_000;
+const SLOWEST_SHOWN = Number(process.env.WARREN_TEST_TIMES ?? 25);
+const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux the team runs
+const COUNTS = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const SUMMARY_LINE = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/;
+
+const running = new Set();
+
+function tierOf(file) {
+  return file.split(/[\\/]/)[1];
+}
+
+// Files that start whole systems (e2e, faults, load) first, the many short unit files
+// last: with two workers, a long file started at the end leaves a core idle for its tail.
+const TIER_START_ORDER = ['e2e', 'faults', 'load', 'adversarial', 'integration', 'contract', 'unit'];
+function startOrder(files) {
+  const rank = (file) => {
+    const at = TIER_START_ORDER.indexOf(tierOf(file));
+    return at === -1 ? TIER_START_ORDER.length : at;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+// Each file's spec summary ("ℹ tests 12" ...) is folded into the run's totals instead of
+// being printed 300 times.
+function splitSummary(output) {
+  const counts = Object.fromEntries(COUNTS.map((key) => [key, 0]));
+  const kept = [];
+  for (const line of output.split('\n')) {
+    const match = SUMMARY_LINE.exec(line);
+    if (!match) { kept.push(line); continue; }
+    if (match[1] in counts) counts[match[1]] = Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return { counts, text: kept.join('\n').trimEnd() };
+}
+
+// cutime + cstime of the sh: the CPU of every process of the file that was waited for.
+function childrenCpu(stat) {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[13]) + Number(fields[14]);
+  return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : 0;
+}
+
+function killGroup(child, signal) {
+  try { process.kill(-child.pid, signal); return true; } catch { return false; }
+}
+
+// Live (not zombie) processes still in the file's group. tsx's esbuild service exits
+// with its parent and stays a zombie until init reaps it: that is not a leftover.
+function liveInGroup(pgid) {
+  let live = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') live++;
+  }
+  return live;
+}
+
+function runFile(file) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    // Through sh, which reports on fd 3 the CPU time of the file's process tree (what a
+    // file costs the machine, which a loaded machine's wall time hides).
+    const child = spawn('/bin/sh', [
+      '-c', '"$@"; rc=$?; cat /proc/$$/stat >&3; exit $rc', 'sh',
+      process.execPath, '--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file,
+    ], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const chunks = [];
+    let stat = '';
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.stdio[3].on('data', (chunk) => { stat += chunk; });
+    let capped = false;
+    const timer = setTimeout(() => { capped = true; killGroup(child, 'SIGKILL'); }, FILE_CAP_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      // Anything still in the group outlived its test file: say so, and stop it.
+      const leftovers = liveInGroup(child.pid) > 0 && killGroup(child, 'SIGKILL');
+      const { counts, text } = splitSummary(Buffer.concat(chunks).toString('utf8'));
+      const status = capped ? 'killed at the cap' : (code ?? signal);
+      resolve({ file, status, counts, text, leftovers, seconds: (Date.now() - started) / 1000, cpu: childrenCpu(stat) });
+    });
+  });
+}
+
+function printResult(r) {
+  const verdict = r.status === 0 ? 'pass' : `FAIL (${r.status})`;
+  console.log(`\n▶ ${r.file}  ${r.seconds.toFixed(1)} s (cpu ${r.cpu.toFixed(1)} s)  ${verdict}`);
+  if (r.text) console.log(r.text);
+  if (r.leftovers) console.log(`⚠ ${r.file} left processes running after it ended; they were killed`);
+}
+
+function printTables(results, wallSeconds) {
+  const width = Math.max(...results.map((r) => r.file.length), 12);
+  const tiers = [...new Set(results.map((r) => tierOf(r.file)))];
+  console.log('\nwall time per tier (sum of its files; files run', CONCURRENCY, 'at a time):');
+  for (const tier of tiers) {
+    const mine = results.filter((r) => tierOf(r.file) === tier);
+    const seconds = mine.reduce((sum, r) => sum + r.seconds, 0);
+    const cpu = mine.reduce((sum, r) => sum + r.cpu, 0);
+    const tests = mine.reduce((sum, r) => sum + r.counts.tests, 0);
+    console.log(`  ${tier.padEnd(12)} ${String(mine.length).padStart(4)} files ${String(tests).padStart(5)} tests ${seconds.toFixed(0).padStart(6)} s  cpu ${cpu.toFixed(0).padStart(5)} s`);
+  }
+  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST_SHOWN);
+  console.log(`\nslowest ${slowest.length} files:`);
+  for (const r of slowest) {
+    console.log(`  ${r.file.padEnd(width)} ${r.seconds.toFixed(1).padStart(6)} s  cpu ${r.cpu.toFixed(1).padStart(5)} s ${String(r.counts.tests).padStart(4)} tests  ${r.status === 0 ? 'pass' : `FAIL (${r.status})`}`);
+  }
+  const totals = Object.fromEntries(COUNTS.map((key) => [key, results.reduce((sum, r) => sum + r.counts[key], 0)]));
+  const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
+  console.log(`\n${COUNTS.map((key) => `${key} ${totals[key]}`).join(', ')}; ${results.length} files, wall ${wallSeconds.toFixed(0)} s, cpu ${cpu.toFixed(0)} s`);
+  const failed = results.filter((r) => r.status !== 0);
+  if (failed.length > 0) console.log(`failed files:\n${failed.map((r) => `  ${r.file} (${r.status})`).join('\n')}`);
+}
+
+export async function runDefaultTiers(files) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      for (const child of running) killGroup(child, signal);
+      process.exit(130);
+    });
+  }
+  const began = Date.now();
+  const queue = startOrder(files);
+  const results = [];
+  async function worker() {
+    while (queue.length > 0) {
+      const result = await runFile(queue.shift());
+      printResult(result);
+      results.push(result);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  printTables(results, (Date.now() - began) / 1000);
+  return results.every((r) => r.status === 0) ? 0 : 1;
+}
