@@ -6,7 +6,6 @@
 // object (a RoleBinding whose roleRef slipped through unprefixed) was stored
 // upstream and then answered 404, because the response translation hid it.
 import { ApiError, forbidden } from '../../core/api-error.ts';
-import { isObject } from '../../core/types.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
