@@ -36,7 +36,7 @@ const subjectArb = (other: string): fc.Arbitrary<Subject> => fc.oneof(
 );
 const bindingArb = fc.oneof(
   dnsLabelArb.map((namespace) => ({ kind: 'RoleBinding' as const, name: 'b', namespace })),
-  fc.constant({ kind: 'ClusterRoleBinding' as const, name: 'b' }),
+  fc.constant({ kind: 'ClusterRoleBinding' as const, name: 'b', namespace: undefined as string | undefined }),
 );
 
 /** What the tenant reads back for what it wrote: kube's meaning, in kube's spelling. */
