@@ -11,7 +11,7 @@
 // - Upstream bindings written before this decision name the host identity
 //   (`system:serviceaccount:<id>-<ns>:<sa>`, `system:serviceaccounts:<id>-<ns>`):
 //   they still read back in tenant terms (legacy-subjects.ts rewrites them).
-import { addPrefix, stripPrefix } from './tenant-id.ts';
+import { stripPrefix } from './tenant-id.ts';
 
 export const SA_USER = 'system:serviceaccount:';
 export const SA_GROUP = 'system:serviceaccounts:';
@@ -70,9 +70,4 @@ export function toUpstreamServiceAccountUser(id: string, namespace: string, name
 export function toTenantServiceAccount(id: string, upstream: string): { namespace: string; name: string } | undefined {
   const user = toTenantUser(id, upstream);
   return user === undefined ? undefined : splitServiceAccount(after(user, SA_USER) ?? '');
-}
-
-/** The host's own identity for a tenant ServiceAccount user (members, where Pods talk to the member: ADR 0020). */
-export function toHostServiceAccountUser(id: string, namespace: string, name: string): string {
-  return `${SA_USER}${addPrefix(id, namespace)}:${name}`;
 }
