@@ -8,7 +8,13 @@
 //     admin, and a tenant aggregationRule gets only the tenant's own roles, once
 //     the host controller has visibly aggregated the tenant's role;
 //   - `kubectl create token` answers a Warren token that works at the gateway
-//     under the tenant's RBAC.
+//     under the tenant's RBAC;
+//   - no credential a tenant Pod can get on the host (the token Secret of its
+//     ServiceAccount that the host mounts, a token Secret made on the host, a
+//     TokenRequest token as a projected volume gets) grants anything there, while
+//     the tenant's bindings of that ServiceAccount keep working at the gateway;
+//   - legacy tenant RBAC (before ADR 0028) is a real host grant and is aggregated
+//     into the host's admin until the migration rewrites it; then neither holds.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +24,9 @@ import { kubectlAs, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { eventually } from '../helpers/poll.ts';
 import { KubeHttp } from '../helpers/kube-http.ts';
 import { realKubeSkipReason, startRealWarren, type RealWarren } from '../helpers/real-warren.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import { upstreamObjectClient } from '../../src/controllers/onboarding/object-client.ts';
+import { migrateLegacyTenantRbac } from '../../src/controllers/onboarding/migrate-legacy-rbac.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const skip = realKubeSkipReason();
@@ -142,5 +151,96 @@ rules: []
     for (const u of hostDoc.users) u.user = { token };
     const onHost = await new KubeHttp(stringify(hostDoc)).get(`/api/v1/namespaces/${id}-bots/pods`);
     assert.equal(onHost.status, 401);
+  });
+
+  /** A client of the host that authenticates with `token` instead of the admin's. */
+  const hostAs = (token: string): KubeHttp => {
+    const doc = parse(w.host.kubeconfig) as { users: Array<{ user: Record<string, string> }> };
+    for (const u of doc.users) u.user = { token };
+    return new KubeHttp(stringify(doc));
+  };
+  /** What a host token may do in the tenant's namespace: [read secrets, create a ConfigMap, list pods everywhere]. */
+  const hostPowers = async (token: string): Promise<number[]> => {
+    const as = hostAs(token);
+    return [
+      (await as.get(`/api/v1/namespaces/${id}-bots/secrets`)).status,
+      (await as.post(`/api/v1/namespaces/${id}-bots/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `probe-${Date.now()}` } })).status,
+      (await as.get('/api/v1/pods')).status,
+    ];
+  };
+  const filledToken = (secretName: string): Promise<string> => eventually(async () => {
+    const res = await w.hostHttp.get(`/api/v1/namespaces/${id}-bots/secrets/${secretName}`);
+    const token = res.status === 200 ? (res.body.data?.token as string | undefined) : undefined;
+    return token ? Buffer.from(token, 'base64').toString() : undefined;
+  }, `the host token controller filled ${secretName}`, { timeoutMs: 60_000 });
+
+  it('no host credential of a tenant Pod grants anything on the host; the tenant\'s bindings still work at the gateway', async () => {
+    // The tenant grants its ServiceAccount everything it can, every way kube allows.
+    await acme('create', 'rolebinding', 'bot-admin', '--clusterrole=cluster-admin', '--serviceaccount=bots:bot', '-n', 'bots');
+    await acme('create', 'clusterrolebinding', 'bot-everywhere', '--clusterrole=cluster-admin', '--serviceaccount=bots:bot');
+    await acme('create', 'rolebinding', 'bots-all', '--clusterrole=cluster-admin', '--group=system:serviceaccounts:bots', '--user=system:serviceaccount:bots:bot', '-n', 'bots');
+    // At the gateway: as before, in the tenant's names.
+    await eventually(async () => (await run(['auth', 'can-i', 'get', 'secrets', '-n', 'bots', '--as=system:serviceaccount:bots:bot'])).stdout.trim() === 'yes', 'the bot may read secrets at the gateway', { timeoutMs: 60_000 });
+    assert.equal((await run(['auth', 'can-i', 'create', 'configmaps', '-A', '--as=system:serviceaccount:bots:bot'])).stdout.trim(), 'yes');
+    const rb = JSON.parse(await acme('get', 'rolebinding', 'bot-admin', '-n', 'bots', '-o', 'json')) as { subjects: unknown[] };
+    assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'bot', namespace: 'bots' }]);
+    const crb = JSON.parse(await acme('get', 'clusterrolebinding', 'bot-everywhere', '-o', 'json')) as { subjects: unknown[] };
+    assert.deepEqual(crb.subjects, [{ kind: 'ServiceAccount', name: 'bot', namespace: 'bots' }]);
+    // On the host, no binding names a host identity of acme.
+    for (const path of [`/apis/${RBAC}/v1/namespaces/${id}-bots/rolebindings`, `/apis/${RBAC}/v1/clusterrolebindings`]) {
+      const items = (await w.hostHttp.get(path)).body.items as Array<{ metadata: { name: string; labels?: Record<string, string> }; subjects?: Array<{ kind: string; name: string }> }>;
+      for (const b of items.filter((i) => i.metadata.labels?.['tenancy.warren.dev/tenant'] === id)) {
+        for (const subject of b.subjects ?? []) assert.ok(subject.kind !== 'ServiceAccount' && subject.name.startsWith(`warren:${id}:`), `${b.metadata.name}: ${JSON.stringify(subject)}`);
+      }
+    }
+
+    // 1. The token the host mounts into the Pod (automount: a Secret volume of the ServiceAccount's token Secret).
+    await acme('run', 'app', '--image=busybox', '--restart=Never', '--overrides={"spec":{"serviceAccountName":"bot"}}', '-n', 'bots');
+    const pod = (await w.hostHttp.get(`/api/v1/namespaces/${id}-bots/pods/app`)).body as { spec: { volumes?: Array<{ secret?: { secretName: string } }> } };
+    const mounted = pod.spec.volumes?.find((v) => v.secret?.secretName.startsWith('bot-token-'))?.secret?.secretName;
+    assert.ok(mounted, `the host mounted bot's token Secret: ${JSON.stringify(pod.spec.volumes)}`);
+    // 2. A token Secret made on the host (a tenant can no longer write one: see above; one made before is filled the same).
+    const made = await w.hostHttp.post(`/api/v1/namespaces/${id}-bots/secrets`, {
+      apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token',
+      metadata: { name: 'made-on-host', annotations: { 'kubernetes.io/service-account.name': 'bot' } },
+    });
+    assert.equal(made.status, 201);
+    // 3. A TokenRequest token, as the kubelet gets for a projected serviceAccountToken volume.
+    const requested = await w.hostHttp.post(`/api/v1/namespaces/${id}-bots/serviceaccounts/bot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } });
+    assert.equal(requested.status, 201, JSON.stringify(requested.body));
+    const tokens = { mounted: await filledToken(mounted), made: await filledToken('made-on-host'), projected: requested.body.status.token as string };
+    for (const [how, token] of Object.entries(tokens)) {
+      // Each is a valid host credential (authenticated: 403, not 401) that may do nothing.
+      assert.deepEqual(await hostPowers(token), [403, 403, 403], `${how} token`);
+    }
+  });
+
+  it('legacy tenant RBAC is a host grant and joins the host\'s admin until the migration rewrites it', async () => {
+    const L = { 'tenancy.warren.dev/tenant': id };
+    // As stored before ADR 0028: a role with the tenant's own label key, a binding to the host ServiceAccount.
+    assert.equal((await w.hostHttp.post(`/apis/${RBAC}/v1/clusterroles`, {
+      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: `${id}-legacy`, labels: { ...L, [`${RBAC}/aggregate-to-admin`]: 'true' } },
+      rules: [{ apiGroups: ['legacy.example'], resources: ['things'], verbs: ['*'] }, { apiGroups: [''], resources: ['secrets'], verbs: ['list'] }],
+    })).status, 201);
+    assert.equal((await w.hostHttp.post(`/apis/${RBAC}/v1/namespaces/${id}-bots/rolebindings`, {
+      apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'legacy', labels: L },
+      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${id}-legacy` }, subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: `${id}-bots` }],
+    })).status, 201);
+    const token = (await w.hostHttp.post(`/api/v1/namespaces/${id}-bots/serviceaccounts/bot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } })).body.status.token as string;
+    // The hole, shown on this host: the host aggregates the role into admin, and the token reads secrets.
+    await eventually(async () => (await hostRules('admin'))?.some((r) => r.apiGroups?.includes('legacy.example')), 'host admin took the legacy role', { timeoutMs: 90_000 });
+    await eventually(async () => (await hostAs(token).get(`/api/v1/namespaces/${id}-bots/secrets`)).status === 200, 'the legacy binding is a host grant', { timeoutMs: 30_000 });
+
+    const upstream = createUpstream({ yaml: w.host.kubeconfig });
+    const written = await migrateLegacyTenantRbac(upstreamObjectClient(upstream), () => undefined);
+    assert.ok(written >= 2, `rewrote ${written}`);
+    assert.equal(await migrateLegacyTenantRbac(upstreamObjectClient(upstream), () => undefined), 0, 'idempotent');
+    await eventually(async () => !(await hostRules('admin'))?.some((r) => r.apiGroups?.includes('legacy.example')), 'host admin dropped the legacy role', { timeoutMs: 90_000 });
+    await eventually(async () => (await hostAs(token).get(`/api/v1/namespaces/${id}-bots/secrets`)).status === 403, 'the legacy grant is gone', { timeoutMs: 30_000 });
+    // The tenant still sees both as it wrote them, and its own aggregation still reads the key.
+    const role = JSON.parse(await acme('get', 'clusterrole', 'legacy', '-o', 'json')) as { metadata: { labels: Record<string, string> } };
+    assert.equal(role.metadata.labels[`${RBAC}/aggregate-to-admin`], 'true');
+    const rb = JSON.parse(await acme('get', 'rolebinding', 'legacy', '-n', 'bots', '-o', 'json')) as { subjects: unknown[] };
+    assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'bot', namespace: 'bots' }]);
   });
 });

@@ -17,6 +17,7 @@ import { CLUSTERS_PATH } from './resolve-clusters.ts';
 import { createOwnWrites } from './own-writes.ts';
 import { shrinkToIdentity } from '../../gateway/tenants/tenant-info.ts';
 import { createPlatformIdsSource } from './platform-ids-source.ts';
+import { migrateLegacyTenantRbac } from './migrate-legacy-rbac.ts';
 
 const BY_ID = 'id';
 
@@ -36,6 +37,8 @@ export interface OnboardingControllerOptions {
 export interface RunningOnboardingController {
   /** Resolves once the Tenant informer has listed (reconciles start then). */
   synced(): Promise<void>;
+  /** Resolves once tenant RBAC left in the form before ADR 0028 is rewritten, with how many objects were (failures are logged). */
+  legacyRbacMigrated(): Promise<number>;
   stop(): void;
 }
 
@@ -109,10 +112,16 @@ export function startOnboardingController(options: OnboardingControllerOptions):
       tenantsWithId: (id) => informer.byIndex(BY_ID, id),
     }, key)),
   });
+  // Once per start, beside the reconciles: what was stored before ADR 0028 still holds host power until rewritten.
+  const legacyRbac = migrateLegacyTenantRbac(client, log).catch((err: unknown) => {
+    log(`onboarding: cannot list tenant RBAC to rewrite in today's form: ${err instanceof Error ? err.message : String(err)}`);
+    return 0;
+  });
   // Id uniqueness looks Tenants up by id, not by a scan over all of them (what shrinkToIdentity keeps includes both ids).
   controller.informer.addIndex(BY_ID, (t) => [...new Set([t.status?.id, t.spec?.id].filter((id): id is string => Boolean(id)))]);
   return {
     synced: () => controller.synced(),
+    legacyRbacMigrated: () => legacyRbac,
     stop() {
       clusterInformer.stop();
       controller.stop();

@@ -21,38 +21,24 @@ const LABEL_KEY = 'tenancy.warren.dev/tenant';
 const RBAC = 'rbac.authorization.k8s.io';
 const PSA_MODES = ['enforce', 'audit', 'warn'];
 
-/** An upstream user or group name that names one of the tenant's own identities. */
-function ownIdentity(g: GuardContext, kind: 'User' | 'Group', name: unknown): boolean {
-  if (typeof name !== 'string') return false;
+/**
+ * An upstream user or group name in the tenant's own `warren:<id>:` space. Nothing
+ * else: a host identity (a ServiceAccount's `system:serviceaccount:<ns>:<sa>`, its
+ * namespace's group) holds a token the upstream accepts, even the tenant's own
+ * (ADR 0028: tenant ServiceAccounts hold no host grants).
+ */
+function ownIdentity(g: GuardContext, name: unknown): boolean {
   const tenantSpace = `warren:${g.tenantId}:`;
-  if (name.startsWith(tenantSpace) && name.length > tenantSpace.length) return true;
-  if (kind === 'User') {
-    const m = /^system:serviceaccount:([^:]+):[^:]+$/.exec(name);
-    return m !== null && g.owned(m[1]);
-  }
-  const m = /^system:serviceaccounts:([^:]+)$/.exec(name);
-  return m !== null && g.owned(m[1]);
-}
-
-/** Subjects that are real upstream identities (service accounts hold tokens the upstream accepts). */
-function upstreamIdentity(s: Obj): boolean {
-  return s.kind === 'ServiceAccount' || (typeof s.name === 'string' && (s.name.startsWith('system:serviceaccount:') || s.name.startsWith('system:serviceaccounts:')));
+  return typeof name === 'string' && name.startsWith(tenantSpace) && name.length > tenantSpace.length;
 }
 
 function bindingRefusal(g: GuardContext, body: Obj, namespaced: boolean): string | undefined {
   if (body.subjects !== undefined && !Array.isArray(body.subjects)) return 'subjects is not a list';
   for (const s of list(body.subjects)) {
     if (!isObject(s)) return 'malformed subject';
-    // Upstream, a ClusterRoleBinding grants across every namespace: to a service account, whose token
-    // works against the upstream directly, that reaches beyond the tenant.
-    if (!namespaced && upstreamIdentity(s)) return 'cluster-wide grant to a service account';
-    if (s.kind === 'ServiceAccount') {
-      if (!g.owned(s.namespace)) return `subject ServiceAccount in namespace ${String(s.namespace)}, not the tenant's`;
-    } else if (s.kind === 'User' || s.kind === 'Group') {
-      if (!ownIdentity(g, s.kind, s.name)) return `subject ${s.kind} ${String(s.name)} is not one of the tenant's identities`;
-    } else {
-      return `subject of kind ${String(s.kind)}`;
-    }
+    if (s.kind === 'ServiceAccount') return `subject ServiceAccount ${String(s.namespace)}/${String(s.name)} is a host identity`;
+    if (s.kind !== 'User' && s.kind !== 'Group') return `subject of kind ${String(s.kind)}`;
+    if (!ownIdentity(g, s.name)) return `subject ${s.kind} ${String(s.name)} is not one of the tenant's identities`;
   }
   const ref = body.roleRef;
   if (!isObject(ref) || ref.apiGroup !== RBAC) return 'roleRef is not an RBAC role';

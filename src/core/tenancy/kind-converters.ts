@@ -6,7 +6,7 @@
 import { isObject, type KubeObject } from '../types.ts';
 import { invalid } from '../api-error.ts';
 import {
-  toTenantObjectReference, toTenantRoleRef, toTenantSubject, toUpstreamObjectReference, toUpstreamRoleRef, toUpstreamSubject,
+  toTenantObjectReference, toTenantRoleRef, toTenantSubject, toUpstreamObjectReference, toUpstreamRoleRef,
   type ObjectReference, type RoleRef, type Subject,
 } from './references.ts';
 import { toTenantCrdName, toTenantGroup, toTenantNamespace, toUpstreamGroup, toUpstreamNamespace } from './names.ts';
@@ -18,6 +18,7 @@ import { toTenantDnsName, toTenantNamespaceSelector, toUpstreamDnsName, toUpstre
 import type { TenantContext } from './tenant-context.ts';
 import { showTenantView } from '../propagation/host-hold.ts';
 import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
+import { toUpstreamSubjects } from './rbac-subjects.ts';
 import { mapLabelKeys, MAX_LABEL_PREFIX, overlongRoleLabelKey, toTenantRoleLabelKey, toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
 
 type Obj = Record<string, unknown>;
@@ -50,9 +51,16 @@ function refOut(ctx: TenantContext, holder: Obj | undefined, key: string): void 
 const endpointAddressLists = (obj: KubeObject): Obj[] =>
   objects(obj.subsets).flatMap((subset) => [...objects(subset.addresses), ...objects(subset.notReadyAddresses)]);
 
-const rbacBinding: KindConverter = {
+/** The request decides the kind (ADR 21): one converter per binding kind, never the body's `kind`. */
+const rbacBinding = (kind: 'RoleBinding' | 'ClusterRoleBinding'): KindConverter => ({
   in(ctx, obj) {
-    if (Array.isArray(obj.subjects)) obj.subjects = objects(obj.subjects).map((s) => toUpstreamSubject(ctx, s as unknown as Subject));
+    // metadata is already upstream's here: messages and a ServiceAccount's default namespace are the tenant's.
+    const name = String(obj.metadata.name ?? '');
+    const namespace = obj.metadata.namespace ? stripPrefix(ctx.id, obj.metadata.namespace) : undefined;
+    const binding = kind === 'RoleBinding'
+      ? { kind, name, ...(namespace !== undefined ? { namespace } : {}) }
+      : { kind, name: stripPrefix(ctx.id, name) ?? name };
+    if (Array.isArray(obj.subjects)) obj.subjects = toUpstreamSubjects(ctx, objects(obj.subjects), binding);
     if (isObject(obj.roleRef)) obj.roleRef = toUpstreamRoleRef(ctx, obj.roleRef as unknown as RoleRef);
   },
   out(ctx, obj) {
@@ -65,7 +73,7 @@ const rbacBinding: KindConverter = {
     obj.roleRef = roleRef;
     return true;
   },
-};
+});
 
 // An aggregated ClusterRole would otherwise pick up rules from every ClusterRole upstream; and
 // a tenant role's label keys are moved out of the host's reach (cluster-role-labels.ts, ADR 0028).
@@ -412,8 +420,8 @@ export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['/Secret', secret],
   ['/Service', service],
   ['networking.k8s.io/NetworkPolicy', networkPolicy],
-  ['rbac.authorization.k8s.io/RoleBinding', rbacBinding],
-  ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding],
+  ['rbac.authorization.k8s.io/RoleBinding', rbacBinding('RoleBinding')],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', rbacBinding('ClusterRoleBinding')],
   ['rbac.authorization.k8s.io/ClusterRole', clusterRole],
   ['apiextensions.k8s.io/CustomResourceDefinition', crd],
   ['/Event', coreEvent],

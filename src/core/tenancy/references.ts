@@ -8,7 +8,9 @@ import type { OwnerReference } from '../types.ts';
 import { apiVersionToTenant, apiVersionToUpstream, treatmentOf, type KindTreatment } from './kind-treatment.ts';
 import { splitApiVersion, toTenantClusterName, toTenantCrdName, toTenantNamespace, toUpstreamClusterName, toUpstreamCrdName, toUpstreamNamespace } from './names.ts';
 import type { TenantContext } from './tenant-context.ts';
-import { toTenantUser, toTenantUserGroup, toUpstreamUser, toUpstreamUserGroup } from './user-names.ts';
+import {
+  tenantUserSpace, toTenantServiceAccount, toTenantUser, toTenantUserGroup, toUpstreamServiceAccountUser, toUpstreamUser, toUpstreamUserGroup,
+} from './user-names.ts';
 
 function nameToUpstream(id: string, t: KindTreatment, name: string): string {
   if (t.name === 'prefix') return toUpstreamClusterName(id, name);
@@ -86,19 +88,43 @@ export interface Subject {
   apiGroup?: string;
 }
 
-export function toUpstreamSubject(ctx: TenantContext, s: Subject): Subject {
-  if (s.kind === 'ServiceAccount') return s.namespace ? { ...s, namespace: toUpstreamNamespace(ctx.id, s.namespace) } : { ...s };
-  if (s.kind === 'User') return { ...s, name: toUpstreamUser(ctx.id, s.name) };
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/**
+ * A subject upstream names only identities in the tenant's own `warren:<id>:`
+ * space (user-names.ts, ADR 0028): a ServiceAccount becomes that space's user
+ * for it, so the host ServiceAccount behind it gets no grant. A ServiceAccount
+ * without a namespace takes the binding's (`bindingNamespace`, tenant terms),
+ * as kube's authorizer does; with none (a ClusterRoleBinding) it stays without,
+ * and binding validation refuses it (rbac-subjects.ts).
+ */
+export function toUpstreamSubject(ctx: TenantContext, s: Subject, bindingNamespace?: string): Subject {
+  if (s.kind === 'ServiceAccount') {
+    const namespace = s.namespace || bindingNamespace;
+    if (!namespace) return { ...s };
+    return { kind: 'User', apiGroup: RBAC_GROUP, name: toUpstreamServiceAccountUser(ctx.id, namespace, s.name) };
+  }
   if (s.kind === 'Group') return { ...s, name: toUpstreamUserGroup(ctx.id, s.name) };
-  // Unknown subject kinds are refused upstream; make sure they name nothing real meanwhile.
+  // Users, and unknown subject kinds (refused upstream): either way they name nothing real.
   return { ...s, name: toUpstreamUser(ctx.id, s.name) };
 }
 
+/**
+ * The inverse: undefined for a subject that is not the tenant's. The user that
+ * stands for a ServiceAccount reads back as the ServiceAccount (a User subject
+ * named `system:serviceaccount:<ns>:<sa>` is the same identity in kube's RBAC,
+ * and reads back that way too). Legacy subjects naming the host identity in
+ * the tenant's namespaces read back as well.
+ */
 export function toTenantSubject(ctx: TenantContext, s: Subject): Subject | undefined {
   if (s.kind === 'ServiceAccount') {
     if (!s.namespace) return { ...s };
     const namespace = toTenantNamespace(ctx.id, s.namespace);
     return namespace === undefined ? undefined : { ...s, namespace };
+  }
+  if (s.kind === 'User') {
+    const sa = toTenantServiceAccount(ctx.id, s.name);
+    if (sa && s.name.startsWith(tenantUserSpace(ctx.id))) return { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
   }
   const name = s.kind === 'Group' ? toTenantUserGroup(ctx.id, s.name) : toTenantUser(ctx.id, s.name);
   return name === undefined ? undefined : { ...s, name };

@@ -6,7 +6,6 @@
 // object (a RoleBinding whose roleRef slipped through unprefixed) was stored
 // upstream and then answered 404, because the response translation hid it.
 import { ApiError, forbidden } from '../../core/api-error.ts';
-import { isObject } from '../../core/types.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
@@ -32,20 +31,6 @@ export interface TranslatedWrite {
 }
 
 /**
- * A tenant ClusterRoleBinding becomes a real one upstream, granting across
- * every namespace: bound to a service account (whose token the upstream
- * accepts directly), it would reach beyond the tenant. Refused in the tenant's
- * words here; the guard refuses it independently.
- */
-function refuseClusterWideServiceAccountGrant(info: RequestInfo, user: string | undefined, obj: KubeObject): void {
-  if (info.apiGroup !== 'rbac.authorization.k8s.io' || info.resource !== 'clusterrolebindings' || !Array.isArray(obj.subjects)) return;
-  const sa = obj.subjects.find((s: unknown) => isObject(s) && (s.kind === 'ServiceAccount' || (typeof s.name === 'string' && /^system:serviceaccounts?:/.test(s.name))));
-  if (!sa) return;
-  throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(user !== undefined ? { user } : {}) },
-    'a ClusterRoleBinding cannot grant to service accounts in this virtual cluster (on the host it would reach beyond the tenant); bind them with a RoleBinding in each namespace');
-}
-
-/**
  * The marks of a propagated template's held form (ADR 0023) are the engine's: a tenant that wrote them could
  * make the gateway show, and the engine propagate, values it never asked for. Refused on every kind, in the
  * final object the tenant asks for (a patch's result included); its view never carries them, so a patch
@@ -62,7 +47,6 @@ export function translateWrite(target: WriteTarget, obj: KubeObject, how: { sour
   const { ctx, info, fwd, kind } = target;
   settleBodyKind(obj, kind, how.source);
   settleBodyMetadata(obj, { namespace: fwd.namespaced ? info.namespace : '', name: info.name, verb: how.verb });
-  refuseClusterWideServiceAccountGrant(info, ctx.user, obj);
   refuseHeldMarks(info, ctx.user, obj);
   // Copies that share what translation never writes (translation-copy.ts): two deep copies of a
   // 10,000-label body were two of the largest synchronous steps of a write (ADR 0026).

@@ -21,8 +21,9 @@ export function outsideTenant(obj: KubeObject, id: string, opts: { podSecurity?:
   if (obj.metadata.namespace === undefined && !name.startsWith(prefix) && !name.includes(`.${prefix}`)) wrong.push(`${where}: cluster-scoped name outside the tenant`);
   if (obj.metadata.labels?.[TENANT_LABEL] !== id) wrong.push(`${where}: tenant label ${JSON.stringify(obj.metadata.labels?.[TENANT_LABEL])}`);
   for (const s of ((obj as { subjects?: Subject[] }).subjects ?? [])) {
+    // ADR 0028: even the tenant's own host ServiceAccount is a host identity (its token works on the host).
     if (s.kind === 'ServiceAccount') {
-      if (!(s.namespace ?? '').startsWith(prefix)) wrong.push(`${where}: ServiceAccount subject in namespace ${JSON.stringify(s.namespace)}`);
+      wrong.push(`${where}: ServiceAccount subject ${JSON.stringify(`${s.namespace ?? ''}/${s.name ?? ''}`)} is a host identity`);
     } else if (!(s.name ?? '').startsWith(`warren:${id}:`)) {
       wrong.push(`${where}: ${s.kind ?? 'subject'} ${JSON.stringify(s.name)} is not one of the tenant's`);
     }

@@ -136,7 +136,8 @@ describe('adversarial: credentials, references and side channels', { timeout: 90
     assert.equal(r.status, 201, r.text);
     const up = await w.h.upstreamHttp.get('/apis/rbac.authorization.k8s.io/v1/namespaces/acme01-web/rolebindings/reach-b');
     assert.equal(up.body.roleRef.name, 'acme01-globx1-b-role');
-    for (const s of up.body.subjects) if (s.namespace) assert.ok(s.namespace.startsWith('acme01-'), JSON.stringify(s));
+    assert.equal(up.body.subjects.length, 3);
+    for (const s of up.body.subjects) assert.ok(s.kind === 'User' && s.name.startsWith('warren:acme01:'), JSON.stringify(s));
     const crb = await w.a.post('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'reach-b' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' }],

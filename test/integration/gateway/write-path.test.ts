@@ -51,19 +51,21 @@ describe('gateway write path: the request decides the kind, the guard sees the f
     });
     assert.equal(r.status, 201, r.text);
     const stored = (await up('/apis/rbac.authorization.k8s.io/v1/namespaces/globx1-web/rolebindings/noversion')).body;
-    assert.deepEqual(stored.subjects.map((s: { name: string; namespace?: string }) => s.namespace ?? s.name), ['warren:globx1:system:masters', 'warren:globx1:admin', 'globx1-acme01-web']);
+    assert.deepEqual(stored.subjects.map((s: { name: string; namespace?: string }) => s.namespace ?? s.name), ['warren:globx1:system:masters', 'warren:globx1:admin', 'warren:globx1:system:serviceaccount:acme01-web:default']);
     assert.equal(stored.roleRef.name, 'globx1-view');
   });
 
-  it('a ClusterRoleBinding to a service account is refused in tenant terms (its token would work upstream, cluster-wide)', async () => {
+  // Behaviour change (ADR 0028): it was refused with 403 while a tenant ServiceAccount subject was the host's own
+  // ServiceAccount. Now it names only the tenant's warren:<id>: space upstream, so it is a grant at the gateway only.
+  it('a ClusterRoleBinding to a service account is created, and upstream it names no host identity', async () => {
     const r = await g().post('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'sa-admin' },
       subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'web' }], roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
     });
-    assert.equal(r.status, 403, r.text);
-    assert.match(r.body.message, /cannot grant to service accounts/);
-    assert.doesNotMatch(r.body.message, /globx1-/);
-    assert.equal((await up('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/globx1-sa-admin')).status, 404);
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.subjects, [{ kind: 'ServiceAccount', name: 'default', namespace: 'web' }]);
+    const stored = (await up('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/globx1-sa-admin')).body;
+    assert.deepEqual(stored.subjects, [{ kind: 'User', apiGroup: RBAC, name: 'warren:globx1:system:serviceaccount:web:default' }]);
   });
 
   it('a RoleBinding without kind to cluster-admin is created and readable (was: stored, then answered 404)', async () => {

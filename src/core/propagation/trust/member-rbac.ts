@@ -11,6 +11,11 @@
 //    its rules are the ones the template has upstream (already aggregated there
 //    over the tenant's own roles only: the gateway forces the tenant label into
 //    aggregation selectors).
+//  - Subjects reach a member as toUpstreamObject wrote them: users and groups of
+//    the tenant's `warren:<id>:` space (ADR 0028), ServiceAccounts included. No
+//    member identity is one of them, so the member's token for a tenant
+//    ServiceAccount holds nothing of the tenant's RBAC (ADR 20, "Tenant
+//    ServiceAccounts on members"); workloads there use the gateway.
 import type { KubeObject } from '../../types.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';

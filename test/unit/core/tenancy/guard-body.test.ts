@@ -40,6 +40,10 @@ describe('guard: written objects that reach outside the tenant are refused', () 
     ['subject ServiceAccount without namespace', 'POST', RB_PATH, rb({ subjects: [{ kind: 'ServiceAccount', name: 'default' }] })],
     ['subject User that is another tenant\'s service account', 'POST', RB_PATH, rb({ subjects: [{ kind: 'User', name: 'system:serviceaccount:bbbbbb-web:default' }] })],
     ['subject Group system:serviceaccounts (all of them)', 'POST', RB_PATH, rb({ subjects: [{ kind: 'Group', name: 'system:serviceaccounts' }] })],
+    // ADR 0028: the tenant's own host ServiceAccount holds a token the host accepts; no binding may name it.
+    ['subject ServiceAccount of the tenant itself (a host identity)', 'POST', RB_PATH, rb({ subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'aaaaaa-web' }] })],
+    ['subject User that is the tenant\'s own host service account', 'POST', RB_PATH, rb({ subjects: [{ kind: 'User', apiGroup: RBAC, name: 'system:serviceaccount:aaaaaa-web:ci' }] })],
+    ['subject Group of the tenant\'s own host namespace\'s service accounts', 'POST', RB_PATH, rb({ subjects: [{ kind: 'Group', apiGroup: RBAC, name: 'system:serviceaccounts:aaaaaa-web' }] })],
     ['roleRef to the upstream cluster-admin', 'POST', RB_PATH, rb({ roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' } })],
     ['roleRef to another tenant\'s ClusterRole', 'PUT', `${RB_PATH}/b`, rb({ roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'bbbbbb-admin' } })],
     ['ClusterRoleBinding to a Role', 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, { ...rb({ roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' } }), kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b', labels: LABELS } }],
@@ -84,8 +88,8 @@ describe('guard: the tenant\'s own objects pass', () => {
   const allowed: Array<[string, string, string, unknown]> = [
     ['a RoleBinding to the tenant\'s users, groups and service accounts', 'POST', RB_PATH, rb({ subjects: [
       { kind: 'User', apiGroup: RBAC, name: 'warren:aaaaaa:dev' }, { kind: 'Group', apiGroup: RBAC, name: 'warren:aaaaaa:system:masters' },
-      { kind: 'ServiceAccount', name: 'default', namespace: 'aaaaaa-web' }, { kind: 'User', name: 'system:serviceaccount:aaaaaa-web:ci' },
-      { kind: 'Group', name: 'system:serviceaccounts:aaaaaa-web' },
+      { kind: 'User', apiGroup: RBAC, name: 'warren:aaaaaa:system:serviceaccount:web:default' },
+      { kind: 'Group', apiGroup: RBAC, name: 'warren:aaaaaa:system:serviceaccounts:web' },
     ] })],
     ['a RoleBinding to a Role of its namespace', 'POST', RB_PATH, rb({ roleRef: { apiGroup: RBAC, kind: 'Role', name: 'r' } })],
     ['a Namespace at the tenant\'s level', 'PUT', '/api/v1/namespaces/aaaaaa-web', ns({ ...PSA, 'kubernetes.io/metadata.name': 'aaaaaa-web' })],

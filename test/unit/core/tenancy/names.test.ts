@@ -34,9 +34,10 @@ describe('name mappings', () => {
     { name: "B's prefix spelled in a namespace is just a name", up: toUpstreamNamespace(A, 'bbbbbb-prod'), want: 'aaaaaa-bbbbbb-prod' },
     { name: 'user', up: toUpstreamUser(A, 'alice'), want: 'warren:aaaaaa:alice' },
     { name: 'system user is namespaced too', up: toUpstreamUser(A, 'system:admin'), want: 'warren:aaaaaa:system:admin' },
-    { name: 'service account user', up: toUpstreamUser(A, 'system:serviceaccount:dev:bot'), want: 'system:serviceaccount:aaaaaa-dev:bot' },
+    // ADR 0028: a ServiceAccount user is the tenant's too, never the host ServiceAccount behind it.
+    { name: 'service account user', up: toUpstreamUser(A, 'system:serviceaccount:dev:bot'), want: 'warren:aaaaaa:system:serviceaccount:dev:bot' },
     { name: 'group', up: toUpstreamUserGroup(A, 'system:authenticated'), want: 'warren:aaaaaa:system:authenticated' },
-    { name: 'service account group', up: toUpstreamUserGroup(A, 'system:serviceaccounts:dev'), want: 'system:serviceaccounts:aaaaaa-dev' },
+    { name: 'service account group', up: toUpstreamUserGroup(A, 'system:serviceaccounts:dev'), want: 'warren:aaaaaa:system:serviceaccounts:dev' },
     { name: 'all service accounts is per tenant', up: toUpstreamUserGroup(A, 'system:serviceaccounts'), want: 'warren:aaaaaa:system:serviceaccounts' },
   ];
   for (const c of cases) it(c.name, () => assert.equal(c.up, c.want));

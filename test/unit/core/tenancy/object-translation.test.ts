@@ -27,7 +27,7 @@ const samples: Array<{ name: string; obj: unknown; check: (u: any) => void }> = 
   { name: 'custom resource', obj: { apiVersion: 'a.com/v1', kind: 'Foo', metadata: { name: 'f', namespace: 'dev' } }, check: (u) => assert.equal(u.apiVersion, 'aaaaaa-a.com/v1') },
   { name: 'role binding', obj: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'b', namespace: 'dev' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
     subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.k8s.io' }, { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' }, { kind: 'ServiceAccount', name: 'bot', namespace: 'ci' }] },
-    check: (u) => { assert.equal(u.roleRef.name, 'aaaaaa-edit'); assert.deepEqual(u.subjects.map((s: any) => s.namespace ?? s.name), ['warren:aaaaaa:alice', 'warren:aaaaaa:devs', 'aaaaaa-ci']); } },
+    check: (u) => { assert.equal(u.roleRef.name, 'aaaaaa-edit'); assert.deepEqual(u.subjects.map((s: any) => s.namespace ?? s.name), ['warren:aaaaaa:alice', 'warren:aaaaaa:devs', 'warren:aaaaaa:system:serviceaccount:ci:bot']); } },
   { name: 'core event', obj: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'dev' }, involvedObject: { kind: 'Pod', namespace: 'dev', name: 'p', uid: 'u' } },
     check: (u) => assert.equal(u.involvedObject.namespace, 'aaaaaa-dev') },
   { name: 'events.k8s.io event about a namespace', obj: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e', namespace: 'dev' }, regarding: { kind: 'Namespace', apiVersion: 'v1', name: 'dev' } },
@@ -102,7 +102,7 @@ describe('adversarial objects', () => {
   });
   it("a subject in B's namespace stays inside A", () => {
     const u = up({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'b', namespace: 'dev' }, roleRef: { kind: 'Role', name: 'r', apiGroup: 'rbac.authorization.k8s.io' }, subjects: [{ kind: 'ServiceAccount', name: 's', namespace: 'bbbbbb-ci' }, { kind: 'User', name: 'warren:bbbbbb:bob' }] });
-    assert.deepEqual((u.subjects as any[]).map((s) => s.namespace ?? s.name), ['aaaaaa-bbbbbb-ci', 'warren:aaaaaa:warren:bbbbbb:bob']);
+    assert.deepEqual((u.subjects as any[]).map((s) => s.namespace ?? s.name), ['warren:aaaaaa:system:serviceaccount:bbbbbb-ci:s', 'warren:aaaaaa:warren:bbbbbb:bob']);
   });
 });
 
