@@ -60,6 +60,8 @@ function writeLoop(client: BenchClient, method: 'PUT' | 'POST', path: string, bo
 
 export const heavyBodySuite: Suite = {
   name: 'heavy-body',
+  // Starts its own gateway stack: the writes seed (minutes on a loaded machine) and the shared targets are not used.
+  standalone: true,
   method: `quiet tenant one-object GET p50/p99 alone and while a heavy tenant writes ${String(HEAVY_CONCURRENCY)} at a time its largest accepted ConfigMap (10,000 labels, 9,000 data keys, ~1.07 MB; PUT) or the attack's 200,000-label 3 MB body (POST, refused); warren serve child`,
   async run(env) {
     // --profile profiles both the gateway and its upstream (the embedded apiserver): quiet's GET waits in both.
