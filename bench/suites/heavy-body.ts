@@ -75,16 +75,25 @@ async function measurePhase(quiet: QuietClient): Promise<{ samples: number[]; fr
   return { samples, from, to: Date.now() };
 }
 
-/** The longest loop stall (ms) of each probed process in [from, to], by pid (loop-stall-probe.mjs writes DIR/<pid>.tsv). */
-function stallsIn(dir: string, from: number, to: number): Map<number, number> {
-  const out = new Map<number, number>();
+interface Stall {
+  /** The longest wall-clock gap between the probe's ticks: what a request waited, load included. */
+  wall: number;
+  /** The most CPU the process used within one gap: the synchronous stretch's own cost, whatever the load. */
+  cpu: number;
+}
+
+/** The longest loop stalls of each probed process in [from, to], by pid (loop-stall-probe.mjs writes DIR/<pid>.tsv). */
+function stallsIn(dir: string, from: number, to: number): Map<number, Stall> {
+  const out = new Map<number, Stall>();
   for (const file of readdirSync(dir)) {
-    let max = 0;
+    const stall = { wall: 0, cpu: 0 };
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      const [at, ms] = line.split('\t').map(Number);
-      if (at !== undefined && ms !== undefined && at >= from && at <= to + 100) max = Math.max(max, ms);
+      const [at, wall, cpu] = line.split('\t').map(Number);
+      if (at === undefined || wall === undefined || cpu === undefined || at < from || at > to + 100) continue;
+      stall.wall = Math.max(stall.wall, wall);
+      stall.cpu = Math.max(stall.cpu, cpu);
     }
-    out.set(Number(file.replace(/\.tsv$/, '')), max);
+    out.set(Number(file.replace(/\.tsv$/, '')), stall);
   }
   return out;
 }
@@ -117,8 +126,10 @@ export const heavyBodySuite: Suite = {
       const stalls = stallsIn(stallDir, phase.from, phase.to);
       const seconds = (phase.to - phase.from) / 1000;
       return [
-        { metric: `${label}: gateway loop, longest stall`, unit: 'ms', gateway: stalls.get(gatewayPid) ?? Number.NaN },
-        { metric: `${label}: upstream loop, longest stall`, unit: 'ms', gateway: stalls.get(upstreamPid) ?? Number.NaN },
+        { metric: `${label}: gateway loop, longest stall (wall)`, unit: 'ms', gateway: stalls.get(gatewayPid)?.wall ?? Number.NaN },
+        { metric: `${label}: gateway loop, longest stall (its CPU)`, unit: 'ms', gateway: stalls.get(gatewayPid)?.cpu ?? Number.NaN },
+        { metric: `${label}: upstream loop, longest stall (wall)`, unit: 'ms', gateway: stalls.get(upstreamPid)?.wall ?? Number.NaN },
+        { metric: `${label}: upstream loop, longest stall (its CPU)`, unit: 'ms', gateway: stalls.get(upstreamPid)?.cpu ?? Number.NaN },
         { metric: `${label}: gateway CPU`, unit: '% of a core', gateway: (100 * (cpu.gateway ?? 0)) / seconds },
         { metric: `${label}: upstream CPU`, unit: '% of a core', gateway: (100 * (cpu.upstream ?? 0)) / seconds },
       ];

@@ -4,7 +4,7 @@
 // for the platform admin, each member and each tenant's admin.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer } from '../apiserver/server.ts';
+import { startApiServerThread, type ThreadedApiServer } from './apiserver-thread.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
 import { startWarren, type RunningWarren, type WarrenOptions } from '../warren.ts';
 import { applyTenant, readTenantManifests } from './apply-tenants.ts';
@@ -29,7 +29,7 @@ export interface RunningUp {
   memberKubeconfigPaths: Record<string, string>;
   tenants: ReadyTenant[];
   /** The embedded member apiservers, by name (tests stop one to see failover). */
-  memberServers: Record<string, RunningApiServer>;
+  memberServers: Record<string, ThreadedApiServer>;
   stop(): Promise<void>;
 }
 
@@ -39,17 +39,19 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
   await mkdir(join(dataDir, 'tenants'), { recursive: true });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
-    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
+    // Each embedded apiserver on a thread of its own (apiserver-thread.ts): its work on a large write
+    // must not hold the gateway's event loop (issue 13).
+    const host = await startApiServerThread({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
     started.push(host);
     const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
     await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
     options.progress(`host apiserver ready at ${host.url}`);
 
-    const members: RunningApiServer[] = [];
+    const members: ThreadedApiServer[] = [];
     const memberKubeconfigPaths: Record<string, string> = {};
     for (let i = 1; i <= options.members; i++) {
       const name = `member${i}`;
-      const member = await startApiServer({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
+      const member = await startApiServerThread({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
       started.push(member);
       members.push(member);
       memberKubeconfigPaths[name] = join(dataDir, 'members', `${name}.kubeconfig`);
