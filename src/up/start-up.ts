@@ -40,20 +40,26 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
     // Each embedded apiserver on a thread of its own (apiserver-thread.ts): its work on a large write
-    // must not hold the gateway's event loop (issue 13).
-    const host = await startApiServerThread({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
-    started.push(host);
+    // must not hold the gateway's event loop (issue 13). They start together: each thread loads
+    // the apiserver's modules for itself.
+    const names = Array.from({ length: options.members }, (_, i) => `member${i + 1}`);
+    const starting = [
+      startApiServerThread({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log }),
+      ...names.map((name, i) => startApiServerThread({ port: portBase + 2 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log })),
+    ];
+    const outcomes = await Promise.allSettled(starting);
+    for (const outcome of outcomes) if (outcome.status === 'fulfilled') started.push(outcome.value);
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [host, ...members] = (outcomes as Array<PromiseFulfilledResult<ThreadedApiServer>>).map((o) => o.value);
+    if (!host) throw new Error('the host apiserver did not start');
     const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
     await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
     options.progress(`host apiserver ready at ${host.url}`);
 
-    const members: ThreadedApiServer[] = [];
     const memberKubeconfigPaths: Record<string, string> = {};
-    for (let i = 1; i <= options.members; i++) {
-      const name = `member${i}`;
-      const member = await startApiServerThread({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
-      started.push(member);
-      members.push(member);
+    for (const [i, member] of members.entries()) {
+      const name = names[i] ?? `member${i + 1}`;
       memberKubeconfigPaths[name] = join(dataDir, 'members', `${name}.kubeconfig`);
       await writeFile(memberKubeconfigPaths[name], member.kubeconfig, { mode: 0o600 });
       options.progress(`member cluster ${name} ready at ${member.url}`);
