@@ -4,7 +4,7 @@
 // for the platform admin, each member and each tenant's admin.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApiServerThread, type ThreadedApiServer } from './apiserver-thread.ts';
+import { startApiServer, type RunningApiServer } from '../apiserver/server.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
 import { startWarren, type RunningWarren, type WarrenOptions } from '../warren.ts';
 import { applyTenant, readTenantManifests } from './apply-tenants.ts';
@@ -29,7 +29,7 @@ export interface RunningUp {
   memberKubeconfigPaths: Record<string, string>;
   tenants: ReadyTenant[];
   /** The embedded member apiservers, by name (tests stop one to see failover). */
-  memberServers: Record<string, ThreadedApiServer>;
+  memberServers: Record<string, RunningApiServer>;
   stop(): Promise<void>;
 }
 
@@ -39,27 +39,19 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
   await mkdir(join(dataDir, 'tenants'), { recursive: true });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
-    // Each embedded apiserver on a thread of its own (apiserver-thread.ts): its work on a large write
-    // must not hold the gateway's event loop (issue 13). They start together: each thread loads
-    // the apiserver's modules for itself.
-    const names = Array.from({ length: options.members }, (_, i) => `member${i + 1}`);
-    const starting = [
-      startApiServerThread({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log }),
-      ...names.map((name, i) => startApiServerThread({ port: portBase + 2 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log })),
-    ];
-    const outcomes = await Promise.allSettled(starting);
-    for (const outcome of outcomes) if (outcome.status === 'fulfilled') started.push(outcome.value);
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
-    const [host, ...members] = (outcomes as Array<PromiseFulfilledResult<ThreadedApiServer>>).map((o) => o.value);
-    if (!host) throw new Error('the host apiserver did not start');
+    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', log: options.log });
+    started.push(host);
     const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
     await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
     options.progress(`host apiserver ready at ${host.url}`);
 
+    const members: RunningApiServer[] = [];
     const memberKubeconfigPaths: Record<string, string> = {};
-    for (const [i, member] of members.entries()) {
-      const name = names[i] ?? `member${i + 1}`;
+    for (let i = 1; i <= options.members; i++) {
+      const name = `member${i}`;
+      const member = await startApiServer({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
+      started.push(member);
+      members.push(member);
       memberKubeconfigPaths[name] = join(dataDir, 'members', `${name}.kubeconfig`);
       await writeFile(memberKubeconfigPaths[name], member.kubeconfig, { mode: 0o600 });
       options.progress(`member cluster ${name} ready at ${member.url}`);
