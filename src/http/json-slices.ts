@@ -17,6 +17,7 @@
 // falls back to one JSON.parse of the whole text, which throws JSON.parse's
 // own error, or answers if the text was valid after all.
 import { yieldToLoop } from './yield-to-loop.ts';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-scan.ts';
 
 export interface JsonSliceOptions {
   /** Containers longer than this are rebuilt member by member; runs of small members are about this long. */
@@ -29,15 +30,6 @@ export interface JsonSliceOptions {
 
 export const SLICE_CHARS = 16 * 1024;
 export const STEP_MS = 8;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** A container longer than the slice: where it starts and ends, and its top-level commas. */
 interface Big {
