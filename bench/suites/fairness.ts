@@ -72,7 +72,8 @@ export async function startQuietClient(kubeconfig: string, path = PATH): Promise
   });
   return {
     measure: (count) => new Promise((resolve, reject) => {
-      worker.once('message', resolve);
+      // The error listener goes with its answer: callers that measure in batches would pile them up.
+      worker.once('message', (answer: Awaited<ReturnType<QuietClient['measure']>>) => { worker.off('error', reject); resolve(answer); });
       worker.once('error', reject);
       worker.postMessage(count);
     }),

@@ -26,14 +26,15 @@ export type JsonScanRefusal =
   | { kind: 'members'; limit: number }
   | { kind: 'total'; limit: number };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+/** JSON's structural characters (also json-slices.ts's). */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const CLOSE_ARRAY = 0x5d;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
 
 /** Why this JSON text is refused before parsing, or undefined. Malformed JSON is left to JSON.parse. */
 export function scanJson(body: Uint8Array, limits: { depth?: number; members?: number; total?: number } = {}): JsonScanRefusal | undefined {

@@ -6,7 +6,8 @@ import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { WriteOptions } from '../registry/resource-api.ts';
-import { decodeBody, patchKindOf, readBody } from '../../http/request-body.ts';
+import { decodeBody, decodeBodyInSteps, patchKindOf, readBody } from '../../http/request-body.ts';
+import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
 import { serveWatch, type WatchSettings } from './watch-stream.ts';
@@ -46,8 +47,23 @@ function sendObject(ctx: ResourceContext, code: number, obj: KubeObject, headers
   sendJson(ctx.res, code, obj, headers);
 }
 
+/**
+ * A large body is read, parsed (in slices: json-slices.ts), written and answered in separate
+ * turns of the loop (yield-to-loop.ts): a neighbour's GET waits for one step, not for all of
+ * them (issue 13). The registry's write itself stays one synchronous step, so that nothing
+ * else touches the object between its read and its commit.
+ */
 async function bodyOf(ctx: ResourceContext): Promise<unknown> {
-  return decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], ctx.def);
+  const raw = await readBody(ctx.req);
+  await yieldIfLarge(raw.length);
+  const value = await decodeBodyInSteps(raw, ctx.req.headers['content-type'], ctx.def);
+  await yieldIfLarge(raw.length);
+  return value;
+}
+
+/** The turn before a large write's answer is serialised. */
+function yieldBeforeAnswer(ctx: ResourceContext): Promise<void> {
+  return yieldIfLarge(Number(ctx.req.headers['content-length'] ?? 0));
 }
 
 export async function handleResource(ctx: ResourceContext): Promise<void> {
@@ -92,6 +108,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
       const body = await bodyOf(ctx);
       const created = registry.create(def, namespace, body as KubeObject, options);
+      await yieldBeforeAnswer(ctx);
       sendObject(ctx, 201, created, warningHeaders(options));
       return;
     }
@@ -101,6 +118,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       const body = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
       const updated = registry.update(def, namespace, info.name, body as KubeObject, options);
+      await yieldBeforeAnswer(ctx);
       sendObject(ctx, existed ? 200 : 201, updated, warningHeaders(options));
       return;
     }
@@ -114,6 +132,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       const body = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
       const patched = registry.patch(def, namespace, info.name, type, body, options);
+      await yieldBeforeAnswer(ctx);
       sendObject(ctx, existed ? 200 : 201, patched, warningHeaders(options));
       return;
     }

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
-import { decodeBody, GATEWAY_JSON_LIMITS, readBody, type BodyType } from '../../http/request-body.ts';
+import { decodeBodyInSteps, GATEWAY_JSON_LIMITS, readBody, type BodyType } from '../../http/request-body.ts';
 import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 
 export async function readRequestValue(req: IncomingMessage, expected?: BodyType): Promise<unknown> {
@@ -11,7 +11,8 @@ export async function readRequestValue(req: IncomingMessage, expected?: BodyType
   // A large body's last bytes came in the loop turn that read them: decoding waits for the next (yield-to-loop.ts).
   await yieldIfLarge(body.length);
   // The gateway's limits (ADR 0026): also a bound on members per object, which the embedded apiserver does not set.
-  const value = decodeBody(body, req.headers['content-type'], expected, GATEWAY_JSON_LIMITS);
+  // A large body is parsed in slices (json-slices.ts): no one step of the parse holds the loop for long.
+  const value = await decodeBodyInSteps(body, req.headers['content-type'], expected, GATEWAY_JSON_LIMITS);
   // ...and translation for the one after.
   await yieldIfLarge(body.length);
   return value;

@@ -11,6 +11,7 @@ import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
 import { sendStatus, upstreamFailure } from './proxy-errors.ts';
 import { yieldIfLarge } from '../../http/yield-to-loop.ts';
+import { parseJsonInSlices } from '../../http/json-slices.ts';
 
 export interface JsonResponseOptions {
   /** Rewrites the parsed body (in place or not); may throw an ApiError, which the tenant then gets instead. */
@@ -118,7 +119,8 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
     await yieldIfLarge(size);
     let text: string | undefined = raw.toString('utf8');
     raw = undefined; // Release the bytes before the parsed objects exist.
-    body = JSON.parse(text);
+    // In slices with turns of the loop between them when large (json-slices.ts): JSON.parse's answer and errors.
+    body = await parseJsonInSlices(text);
     text = undefined;
     await yieldIfLarge(size);
     body = options.translate(body);
