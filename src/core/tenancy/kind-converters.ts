@@ -288,9 +288,10 @@ const workload: KindConverter = {
   },
 };
 
-// A propagated Deployment is stored held upstream (ADR 0023): the tenant sees its own spec and the engine's status.
-// Only the way out: the held form is made by the engine, and kept on writes by the gateway (held-writes.ts).
-const deployment: KindConverter = {
+// A propagated workload is stored held upstream (ADR 0023, held-kinds.ts): the tenant sees its own spec and the
+// engine's status. Only the way out: the held form is made by the engine, and kept on writes by the gateway
+// (held-writes.ts).
+const heldWorkload: KindConverter = {
   in(ctx, obj) { workload.in(ctx, obj); },
   out(ctx, obj) { showTenantView(obj); return workload.out(ctx, obj); },
 };
@@ -422,8 +423,8 @@ export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['discovery.k8s.io/EndpointSlice', endpointSlice],
   ['/PersistentVolume', persistentVolume],
   ['/PersistentVolumeClaim', persistentVolumeClaim],
-  ['apps/Deployment', deployment], ['apps/ReplicaSet', workload], ['apps/StatefulSet', workload], ['apps/DaemonSet', workload],
-  ['batch/Job', workload], ['batch/CronJob', workload], ['/ReplicationController', workload], ['/PodTemplate', workload],
+  ['apps/Deployment', heldWorkload], ['apps/ReplicaSet', heldWorkload], ['apps/StatefulSet', heldWorkload], ['apps/DaemonSet', heldWorkload],
+  ['batch/Job', heldWorkload], ['batch/CronJob', heldWorkload], ['/ReplicationController', heldWorkload], ['/PodTemplate', workload],
   ['policy.karmada.io/PropagationPolicy', karmadaPolicy], ['policy.karmada.io/ClusterPropagationPolicy', karmadaPolicy],
   ['policy.karmada.io/OverridePolicy', karmadaPolicy], ['policy.karmada.io/ClusterOverridePolicy', karmadaPolicy],
   ['work.karmada.io/ResourceBinding', karmadaBinding], ['work.karmada.io/ClusterResourceBinding', karmadaBinding],
