@@ -10,6 +10,7 @@ import { heldFieldsInvalid, heldMarkIn } from '../../../../src/core/propagation/
 import { HELD_KINDS, HELD_NODE_SELECTOR_KEY } from '../../../../src/core/propagation/held-kinds.ts';
 import { fromHeld, fullyHeld, hold, isHeld, reholdWrite, release, withHeldStatus } from '../../../../src/core/propagation/host-hold.ts';
 import { heldRowCells } from '../../../../src/core/propagation/held-table.ts';
+import { toTenantObject } from '../../../../src/core/tenancy/object-translation.ts';
 
 const API_VERSION: Record<string, string[]> = {
   Deployment: ['apps/v1'], StatefulSet: ['apps/v1'], ReplicaSet: ['apps/v1'], DaemonSet: ['apps/v1'],
@@ -132,5 +133,22 @@ describe('held kinds: Table cells printed from the tenant\'s values and the engi
       { active: [{ name: 'c-1' }], lastScheduleTime: '2026-11-26T11:58:00Z' });
     assert.deepEqual(heldRowCells(cols('Name', 'Schedule', 'Suspend', 'Active', 'Last Schedule', 'Age'), ['c', '* * * * *', 'True', 0, '<none>', '1h'], cron, now),
       ['c', '* * * * *', 'False', 1, '2m', '1h']);
+  });
+});
+
+describe('held kinds: a held DaemonSet\'s ControllerRevisions in the tenant\'s view', () => {
+  const revision = (owner: string, nodeSelector: Record<string, string>): KubeObject => ({
+    apiVersion: 'apps/v1', kind: 'ControllerRevision', revision: 2,
+    metadata: { name: 'agent-1', namespace: 'aaaaaa-default', ownerReferences: [{ apiVersion: 'apps/v1', kind: owner, name: 'agent', uid: 'u', controller: true }] },
+    data: { spec: { template: { spec: { containers: [], nodeSelector } } } },
+  } as unknown as KubeObject);
+
+  it('drops the node term of a DaemonSet\'s revision, and only of a DaemonSet\'s', () => {
+    const shown = toTenantObject({ id: 'aaaaaa' }, revision('DaemonSet', { [HELD_NODE_SELECTOR_KEY]: 'true' })) as unknown as { data: any };
+    assert.deepEqual(shown.data.spec.template.spec, { containers: [] });
+    const kept = toTenantObject({ id: 'aaaaaa' }, revision('DaemonSet', { disk: 'ssd', [HELD_NODE_SELECTOR_KEY]: 'true' })) as unknown as { data: any };
+    assert.deepEqual(kept.data.spec.template.spec.nodeSelector, { disk: 'ssd' });
+    const sts = toTenantObject({ id: 'aaaaaa' }, revision('StatefulSet', { [HELD_NODE_SELECTOR_KEY]: 'true' })) as unknown as { data: any };
+    assert.deepEqual(sts.data.spec.template.spec.nodeSelector, { [HELD_NODE_SELECTOR_KEY]: 'true' }, 'a StatefulSet\'s own selector is the tenant\'s');
   });
 });
