@@ -156,6 +156,13 @@ function stripMarks(obj: KubeObject): void {
       for (const mark of HELD_MARKS) delete map[`f:${mark}`];
       if (Object.keys(map).length === 0) delete fields[field];
     }
+    // A DaemonSet's node term, as the engine's managedFields entry names it.
+    const podSpec = asRecord(asRecord(asRecord(entry.fieldsV1?.['f:spec'])?.['f:template'])?.['f:spec']);
+    const selector = asRecord(podSpec?.['f:nodeSelector']);
+    if (podSpec && selector) {
+      delete selector[`f:${HELD_NODE_SELECTOR_KEY}`];
+      if (Object.keys(selector).length === 0) delete podSpec['f:nodeSelector'];
+    }
   }
 }
 

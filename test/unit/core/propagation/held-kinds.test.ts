@@ -152,3 +152,11 @@ describe('held kinds: a held DaemonSet\'s ControllerRevisions in the tenant\'s v
     assert.deepEqual(sts.data.spec.template.spec.nodeSelector, { [HELD_NODE_SELECTOR_KEY]: 'true' }, 'a StatefulSet\'s own selector is the tenant\'s');
   });
 });
+
+describe('held kinds: the node term in managedFields', () => {
+  it('is not shown (the engine\'s entry names it under f:spec)', () => {
+    const ds = hold({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' }, spec: { template: { spec: { containers: [] } } } });
+    ds.metadata.managedFields = [{ manager: 'warren-propagation', fieldsV1: { 'f:metadata': {}, 'f:spec': { 'f:template': { 'f:spec': { 'f:nodeSelector': { [`f:${HELD_NODE_SELECTOR_KEY}`]: {} } } } } } }];
+    assert.ok(!JSON.stringify(fromHeld(ds)).includes('propagation.warren.dev'));
+  });
+});
