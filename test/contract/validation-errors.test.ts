@@ -111,8 +111,8 @@ describe('validation and request errors', { timeout: 60_000 }, () => {
     for (const path of ['/apis/nosuch.example.com', '/apis/nosuch.example.com/v1', '/apis/nosuch.example.com/v1/things', '/apis/nosuch.example.com/v1/namespaces/default/things/x']) {
       const res = await ctx.http.get(path);
       assert.equal(res.status, 404, path);
-      // Real kube: plain text "404 page not found". The embedded server keeps a NotFound Status until the
-      // gateway translates a non-Status 404 (docs/compatibility.md); either way nothing else is said.
+      // Real kube and the embedded server: plain text "404 page not found". Through the gateway (the
+      // contract suite also runs against a tenant's view) a NotFound Status: nothing else is said either way.
       if (res.body) assert.equal(res.body.reason, 'NotFound', path);
       else assert.equal(res.text, '404 page not found\n', path);
     }

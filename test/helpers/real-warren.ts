@@ -101,7 +101,7 @@ export async function startRealWarren(options: RealWarrenOptions = {}): Promise<
     const hostArgs = ['--kubeconfig', host.kubeconfigPath];
     // Generous: on a loaded 2-core machine a CLI run spends most of its time loading its modules (30 s seen).
     const run = (args: string[], timeoutMs = CLI_TIMEOUT_MS): Promise<RunResult> => warrenCli([...args, ...hostArgs], timeoutMs);
-    serve = await timed('warren serve ready', startWarrenServe(host.kubeconfigPath, await freePort(), 120_000));
+    serve = await timed('warren serve ready', startWarrenServe(host.kubeconfigPath, await freePort(), 300_000));
     const members = await membersStarting;
     // Members and tenants are independent of each other: registered and applied at once.
     const steps: Array<Promise<unknown>> = members.map(async (member, i) => {

@@ -38,7 +38,10 @@ const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/hea
 
 export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    handle(deps, req, res).catch((err: unknown) => sendError(res, err));
+    handle(deps, req, res).catch((err: unknown) => {
+      if (err instanceof PageNotFound && !res.headersSent) sendPageNotFound(res);
+      else sendError(res, err);
+    });
   };
 }
 
@@ -67,20 +70,20 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     if (info.apiPrefix === 'apis' && info.apiGroup === '' && info.parts.length === 0) {
       const group = path.split('/').filter(Boolean)[1] ?? '';
       const doc = apiGroup(deps.registry.catalog, group);
-      if (!doc) throw notFoundPath();
+      if (!doc) throw notFoundPath(deps, group);
       sendJson(res, 200, doc);
       return;
     }
     if (info.apiVersion) {
       const doc = apiResourceList(deps.registry.catalog, info.apiGroup, info.apiVersion);
-      if (!doc) throw notFoundPath();
+      if (!doc) throw notFoundPath(deps, info.apiGroup, info.apiPrefix);
       sendJson(res, 200, doc);
       return;
     }
-    throw notFoundPath();
+    throw notFoundPath(deps, info.apiGroup, info.apiPrefix);
   }
   const def = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!def) throw notFoundPath();
+  if (!def) throw notFoundPath(deps, info.apiGroup, info.apiPrefix);
   if (user && info.apiGroup === 'authorization.k8s.io' && info.resource === 'selfsubjectaccessreviews' && info.verb === 'create') {
     await answerAccessReview(deps, req, res, user);
     return;
@@ -102,10 +105,19 @@ async function answerAccessReview(deps: HandlerDeps, req: IncomingMessage, res: 
 }
 
 // A real kube-apiserver answers a path in a group nobody serves with a plain-text "404 page not
-// found"; this server keeps a JSON Status there because the gateway cannot yet translate a
-// non-Status 404 (it answers 500). See docs/compatibility.md.
-function notFoundPath(): ApiError {
+// found" (no handler is registered for the group, so the mux's default answers); a served group's
+// unknown version or resource is a NotFound Status. Clients and the gateway meet both.
+class PageNotFound extends Error {}
+
+function notFoundPath(deps: HandlerDeps, group: string, apiPrefix = 'apis'): Error {
+  if (apiPrefix === 'apis' && !apiGroup(deps.registry.catalog, group)) return new PageNotFound('404 page not found');
   return new ApiError('NotFound', 'the server could not find the requested resource', {});
+}
+
+function sendPageNotFound(res: ServerResponse): void {
+  const body = '404 page not found\n';
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 function sendDiscoveryRoot(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, core: boolean): void {

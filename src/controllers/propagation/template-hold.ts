@@ -1,6 +1,7 @@
 // The hold of a propagated template on the host (ADR 0023): once a binding
 // exists for it, the template is stored upstream in its held form (a
-// Deployment paused at 0 replicas, the tenant's values in annotations), so a
+// Deployment paused at 0 replicas, a Job at parallelism 0, ...: held-kinds.ts;
+// the tenant's values in annotations), so a
 // host that runs controllers does not run it too; once its binding is gone,
 // it is released (the tenant's values back, the marks gone) and the host runs
 // it like any workload nobody propagates. The tenant's status is the engine's
@@ -8,7 +9,7 @@
 // Every write is pinned to the version the engine read; a conflict requeues
 // the key, which then judges the fresh copy.
 import type { KubeObject } from '../../core/types.ts';
-import { fromHeld, hasHeldForm, hold, isHeld, release, withHeldStatus, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
+import { fromHeld, fullyHeld, hasHeldForm, hold, isHeld, release, withHeldStatus, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import { statusError } from '../../kube/status-error.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
@@ -22,12 +23,6 @@ const RETRY_SOON: ReconcileResult = { requeueAfterMs: 250 };
 
 const pathOf = (resource: TemplateResource, obj: KubeObject): string =>
   `${namespacedPath(resource, obj.metadata.namespace ?? '')}/${encodeURIComponent(obj.metadata.name ?? '')}`;
-
-/** Held in full: the label and the held values in spec (a write that slipped past the gateway unheld it otherwise). */
-function fullyHeld(obj: KubeObject): boolean {
-  const spec = (obj.spec ?? {}) as { replicas?: unknown; paused?: unknown };
-  return isHeld(obj) && spec.replicas === 0 && spec.paused === true;
-}
 
 async function put(ctx: EngineContext, resource: TemplateResource, obj: KubeObject): Promise<ReconcileResult | void> {
   const res = await ctx.upstream.request('PUT', `${pathOf(resource, obj)}?fieldManager=${ENGINE_FIELD_MANAGER}`, obj);

@@ -158,3 +158,6 @@ export const BUILTIN_DEFINITIONS: Record<string, string> = Object.fromEntries(([
 // CRDs themselves are built in (served by apiextensions-apiserver, which accepts SMP).
 BUILTIN_DEFINITIONS['apiextensions.k8s.io/v1/CustomResourceDefinition'] =
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition';
+// A 1.20 host serves CronJob as batch/v1beta1 only (batch/v1 from 1.21); its fields and patch strategies are
+// batch/v1's, so `kubectl patch cronjob` (strategic by default) is merged with those.
+BUILTIN_DEFINITIONS['batch/v1beta1/CronJob'] = 'io.k8s.api.batch.v1.CronJob';

@@ -71,7 +71,7 @@ export const daemonSetPrinter: Printer = {
 
 const hasCondition = (conditions: unknown, type: string): boolean => arr(conditions).map(rec).some((c) => c.type === type && c.status === 'True');
 
-function jobStatus(o: { metadata: { deletionTimestamp?: string }; status?: unknown }): string {
+export function jobStatus(o: { metadata: { deletionTimestamp?: string }; status?: unknown }): string {
   const conditions = rec(o.status).conditions;
   if (hasCondition(conditions, 'Complete')) return 'Complete';
   if (hasCondition(conditions, 'Failed')) return 'Failed';

@@ -16,7 +16,7 @@ import { dropTenantLabel, forceTenantLabel, mapTemplateLabels, stripTenantLabel 
 import { addPrefix, stripPrefix } from './tenant-id.ts';
 import { toTenantDnsName, toTenantNamespaceSelector, toUpstreamDnsName, toUpstreamNamespaceSelector } from './namespace-references.ts';
 import type { TenantContext } from './tenant-context.ts';
-import { showTenantView } from '../propagation/host-hold.ts';
+import { HELD_NODE_SELECTOR_KEY, showTenantView } from '../propagation/host-hold.ts';
 import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
 import { toUpstreamSubjects } from './rbac-subjects.ts';
 import { mapLabelKeys, MAX_LABEL_PREFIX, overlongRoleLabelKey, toTenantRoleLabelKey, toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
@@ -296,11 +296,31 @@ const workload: KindConverter = {
   },
 };
 
-// A propagated Deployment is stored held upstream (ADR 0023): the tenant sees its own spec and the engine's status.
-// Only the way out: the held form is made by the engine, and kept on writes by the gateway (held-writes.ts).
-const deployment: KindConverter = {
+// A propagated workload is stored held upstream (ADR 0023, held-kinds.ts): the tenant sees its own spec and the
+// engine's status. Only the way out: the held form is made by the engine, and kept on writes by the gateway
+// (held-writes.ts).
+const heldWorkload: KindConverter = {
   in(ctx, obj) { workload.in(ctx, obj); },
   out(ctx, obj) { showTenantView(obj); return workload.out(ctx, obj); },
+};
+
+/**
+ * A held DaemonSet's ControllerRevisions (made by the host's daemon controller while it was held) hold its pod
+ * template with the held node term: not shown, so `kubectl rollout history` reads the tenant's template and
+ * `rollout undo` does not send back a term the gateway refuses. Only a DaemonSet's: others may carry the key.
+ */
+const controllerRevision: KindConverter = {
+  in() { /* written by controllers; a tenant's own is stored as written */ },
+  out(_ctx, obj) {
+    if (!(obj.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet')) return true;
+    const podSpec = child(obj, 'data', 'spec', 'template', 'spec');
+    const selector = child(podSpec, 'nodeSelector');
+    if (podSpec && selector && selector[HELD_NODE_SELECTOR_KEY] === 'true') {
+      delete selector[HELD_NODE_SELECTOR_KEY];
+      if (Object.keys(selector).length === 0) delete podSpec.nodeSelector;
+    }
+    return true;
+  },
 };
 
 const pod: KindConverter = {
@@ -430,8 +450,9 @@ export const KIND_CONVERTERS: ReadonlyMap<string, KindConverter> = new Map([
   ['discovery.k8s.io/EndpointSlice', endpointSlice],
   ['/PersistentVolume', persistentVolume],
   ['/PersistentVolumeClaim', persistentVolumeClaim],
-  ['apps/Deployment', deployment], ['apps/ReplicaSet', workload], ['apps/StatefulSet', workload], ['apps/DaemonSet', workload],
-  ['batch/Job', workload], ['batch/CronJob', workload], ['/ReplicationController', workload], ['/PodTemplate', workload],
+  ['apps/Deployment', heldWorkload], ['apps/ReplicaSet', heldWorkload], ['apps/StatefulSet', heldWorkload], ['apps/DaemonSet', heldWorkload],
+  ['batch/Job', heldWorkload], ['batch/CronJob', heldWorkload], ['/ReplicationController', heldWorkload], ['/PodTemplate', workload],
+  ['apps/ControllerRevision', controllerRevision],
   ['policy.karmada.io/PropagationPolicy', karmadaPolicy], ['policy.karmada.io/ClusterPropagationPolicy', karmadaPolicy],
   ['policy.karmada.io/OverridePolicy', karmadaPolicy], ['policy.karmada.io/ClusterOverridePolicy', karmadaPolicy],
   ['work.karmada.io/ResourceBinding', karmadaBinding], ['work.karmada.io/ClusterResourceBinding', karmadaBinding],

@@ -1,5 +1,6 @@
-// The scale subresource of a held object (ADR 0023). Upstream, the scale of a
-// held Deployment is its held replicas (0), and writing it would set the held
+// The scale subresource of a held object (ADR 0023; Deployments,
+// StatefulSets, ReplicaSets, ReplicationControllers). Upstream, the scale of a
+// held object is its held replicas (0), and writing it would set the held
 // field and run the template on the host. So for a held object the gateway
 // answers the scale itself, from the tenant's view (its replicas, the engine's
 // status), and a scale write (kubectl scale: a merge patch; older clients a PUT)
@@ -9,7 +10,8 @@ import { ApiError, conflict } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
-import { hasHeldResource, isHeld, setHeldReplicas } from '../../core/propagation/host-hold.ts';
+import { isHeld, setHeldReplicas } from '../../core/propagation/host-hold.ts';
+import { heldKindOfResource } from '../../core/propagation/held-kinds.ts';
 import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { selectorString } from '../../core/table/cell-format.ts';
@@ -21,7 +23,13 @@ import { type PreparedRequest, withQuery } from './prepared-request.ts';
 const MAX_ATTEMPTS = 5;
 
 export function isHeldKindScale(info: RequestInfo): boolean {
-  return info.subresource === 'scale' && info.name !== '' && hasHeldResource(info.apiGroup, info.resource);
+  return info.subresource === 'scale' && info.name !== '' && heldKindOfResource(info.apiGroup, info.resource)?.scale === true;
+}
+
+/** A ReplicationController's selector is a plain map (labels.SelectorFromSet), the others' a LabelSelector. */
+function scaleSelector(view: KubeObject, selector: unknown): string {
+  if (view.kind !== 'ReplicationController') return selectorString(selector);
+  return Object.entries(isObject(selector) ? selector : {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${String(v)}`).join(',');
 }
 
 /** autoscaling/v1 Scale of a tenant view, as kube's scale subresource builds it. */
@@ -35,7 +43,7 @@ export function scaleOf(view: KubeObject): KubeObject {
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     // autoscaling/v1 ScaleSpec.replicas is omitempty; ScaleStatus.replicas is not.
     spec: replicas !== 0 ? { replicas } : {},
-    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, selector: selectorString(spec.selector) },
+    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, selector: scaleSelector(view, spec.selector) },
   };
 }
 

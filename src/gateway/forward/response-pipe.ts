@@ -11,6 +11,7 @@ import { toTenantList, toTenantTable, toTenantWatchEvent } from '../../core/tena
 import { scrubText, toTenantStatus } from '../../core/tenancy/status-translation.ts';
 import type { Proxy } from '../proxy/proxy-adapter.ts';
 import { sendTranslatedJson } from '../proxy/json-response.ts';
+import { isBareError, plainTextError } from '../proxy/plain-text-error.ts';
 import { sendTranslatedWatch } from '../proxy/watch-response.ts';
 import { sendJsonBody } from '../respond.ts';
 import { type PreparedRequest, withQuery } from './prepared-request.ts';
@@ -125,6 +126,12 @@ function target(req: IncomingMessage, prepared: PreparedRequest, extra: Record<s
 export function createResponsePipe(proxy: Proxy, attribution?: AuditAttribution): ResponsePipe {
   return {
     sendTranslated(res, ctx, status, body) {
+      // An upstream error without a Status (a real kube's text/plain `404 page not found`) is one in our words.
+      if (isBareError(status, body)) {
+        const err = plainTextError(status) ?? internalError('the server returned a response that could not be translated');
+        sendJsonBody(res, err.code, err.toStatus());
+        return;
+      }
       sendJsonBody(res, status, translateWriteResult(ctx, body));
     },
     json(req, res, ctx, prepared, hint) {

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { ApiError, internalError, REASON_CODES, toApiError, type StatusReason } from '../../core/api-error.ts';
+import { internalError, toApiError } from '../../core/api-error.ts';
+import { plainTextError } from './plain-text-error.ts';
 import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
 import { sendStatus, upstreamFailure } from './proxy-errors.ts';
@@ -79,19 +80,6 @@ async function streamArrayBody(res: ServerResponse, body: Record<string, unknown
     }
   }
   res.end(`${slice}]}`);
-}
-
-/**
- * A real kube-apiserver answers some errors in plain text (a path under an
- * unknown group: `404 page not found`): the code passes as a Status, with
- * client-go's generic words for it, never the upstream's text.
- */
-function plainTextError(code: number): ApiError | undefined {
-  if (code < 400) return undefined;
-  if (code === 404) return new ApiError('NotFound', 'the server could not find the requested resource');
-  if (code === 405) return new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
-  const reason = (Object.keys(REASON_CODES) as StatusReason[]).find((r) => REASON_CODES[r] === code);
-  return reason ? new ApiError(reason, `the server responded with the status code ${code} but did not return more information`) : undefined;
 }
 
 /**

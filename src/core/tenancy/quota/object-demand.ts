@@ -17,7 +17,7 @@
 import type { KubeObject } from '../../types.ts';
 import { buildPodDemand } from './pod-demand.ts';
 import { add, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
-import { desiredOf, isHeld } from '../../propagation/host-hold.ts';
+import { fromHeld, isHeld } from '../../propagation/host-hold.ts';
 
 export const QUOTA_RESOURCES = ['requests.cpu', 'requests.memory', 'requests.storage'] as const;
 export type QuotaResource = (typeof QUOTA_RESOURCES)[number];
@@ -50,15 +50,17 @@ function jobPods(obj: KubeObject): number {
   return Math.max(0, Math.min(parallelism, count(spec.completions, 1) - count(status.succeeded, 0)));
 }
 
+/** A propagated workload is held upstream (ADR 0023: 0 replicas, parallelism 0): its demand is the tenant's view's. */
+const tenantView = (replicas: Replicas): Replicas => (obj) => replicas(isHeld(obj) ? fromHeld(obj) : obj);
+
 /** Workload resources (group/resource) and how many pods each asks for. */
 export const WORKLOADS: ReadonlyMap<string, Replicas> = new Map([
-  // A propagated Deployment is held upstream at 0 replicas (ADR 0023): its demand is the tenant's replicas.
-  ['apps/deployments', (obj) => (isHeld(obj) ? count(desiredOf(obj).replicas, 1) : specReplicas(obj))],
-  ['apps/replicasets', specReplicas],
-  ['apps/statefulsets', specReplicas],
-  ['/replicationcontrollers', specReplicas],
+  ['apps/deployments', tenantView(specReplicas)],
+  ['apps/replicasets', tenantView(specReplicas)],
+  ['apps/statefulsets', tenantView(specReplicas)],
+  ['/replicationcontrollers', tenantView(specReplicas)],
   ['apps/daemonsets', () => 1],
-  ['batch/jobs', jobPods],
+  ['batch/jobs', tenantView(jobPods)],
 ]);
 
 /** Every group/resource whose objects the quota reads. */

@@ -24,7 +24,7 @@ describe('held-table: Table rows of held Deployments show the tenant\'s replicas
   it('leaves rows of objects that are not held, or not of a held kind, alone', () => {
     const plain: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } };
     assert.deepEqual(heldRowCells(COLUMNS, hostCells(), plain), hostCells());
-    assert.deepEqual(heldRowCells(COLUMNS, hostCells(), { ...held(), kind: 'StatefulSet' }), hostCells());
+    assert.deepEqual(heldRowCells(COLUMNS, hostCells(), { ...held(), kind: 'ControllerRevision' }), hostCells());
   });
 
   it('through the gateway\'s Table translation, with the row\'s PartialObjectMetadata: cells printed, marks gone', () => {

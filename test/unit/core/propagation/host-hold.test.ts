@@ -116,8 +116,11 @@ describe('host-hold: the held form of a propagated Deployment (ADR 0023)', () =>
     assert.equal(heldMarkIn({ metadata: null } as unknown as KubeObject), undefined);
   });
 
-  it('has a held form for apps/v1 Deployments only, so far', () => {
-    assert.equal(hasHeldForm({ apiVersion: 'apps/v1', kind: 'Deployment' }), true);
-    assert.equal(hasHeldForm({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), false);
+  it('has a held form for every workload kind a host controller runs, by group and kind (ADR 0023)', () => {
+    for (const [apiVersion, kind] of [['apps/v1', 'Deployment'], ['apps/v1', 'StatefulSet'], ['apps/v1', 'DaemonSet'], ['apps/v1', 'ReplicaSet'], ['v1', 'ReplicationController'],
+      ['batch/v1', 'Job'], ['batch/v1', 'CronJob'], ['batch/v1beta1', 'CronJob']] as const) assert.equal(hasHeldForm({ apiVersion, kind }), true, `${apiVersion} ${kind}`);
+    for (const [apiVersion, kind] of [['v1', 'Pod'], ['apps/v1', 'ControllerRevision'], ['v1', 'Deployment'], ['example.com/v1', 'Deployment'], ['v1', 'PodTemplate']] as const) {
+      assert.equal(hasHeldForm({ apiVersion, kind }), false, `${apiVersion} ${kind}`);
+    }
   });
 });

@@ -13,7 +13,8 @@ import type { KubeObject } from '../../../../src/core/types.ts';
 import { translateRequest, type ForwardedRequest } from '../../../../src/core/tenancy/request-translation.ts';
 import { toUpstreamObject } from '../../../../src/core/tenancy/object-translation.ts';
 import { requestKindOf } from '../../../../src/core/tenancy/request-kind.ts';
-import { desiredOf, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, hold, withHeldStatus } from '../../../../src/core/propagation/host-hold.ts';
+import { desiredOf, fullyHeld, HELD_LABEL, HELD_MARKS, HELD_STATUS_ANNOTATION, hold, withHeldStatus } from '../../../../src/core/propagation/host-hold.ts';
+import { HELD_KINDS, HELD_NODE_SELECTOR_KEY, type HeldKind } from '../../../../src/core/propagation/held-kinds.ts';
 import { translateWrite, type WriteTarget } from '../../../../src/gateway/forward/write-object.ts';
 import { patchByReadModifyWrite } from '../../../../src/gateway/forward/patch-by-update.ts';
 import { writeHeldKind } from '../../../../src/gateway/forward/held-writes.ts';
@@ -185,5 +186,83 @@ describe('held writes property: a held Deployment stays held through every tenan
     const stale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', resourceVersion: '3' }, spec: { replicas: 2 } };
     await assert.rejects(writeHeldScale({ upstream: fakeUpstream(storedHeld(), []), ctx, info, guard: () => undefined, admit: async () => undefined,
       prepared: { method: 'PUT', path: fwd.path, query: fwd.query, mode: 'json', final: { tenant: stale, upstream: stale, apply: false } } }), (err: ApiError) => err.code === 409);
+  });
+});
+
+// The same property over every held kind (held-kinds.ts): a hostile body (the kind's held fields mistyped or
+// negative, a mark in labels or annotations, a DaemonSet's node term) never reaches the upstream unheld.
+const KIND_PATHS: Record<string, { path: string; apiVersion: string }> = {
+  Deployment: { path: '/apis/apps/v1/namespaces/web/deployments', apiVersion: 'apps/v1' },
+  StatefulSet: { path: '/apis/apps/v1/namespaces/web/statefulsets', apiVersion: 'apps/v1' },
+  ReplicaSet: { path: '/apis/apps/v1/namespaces/web/replicasets', apiVersion: 'apps/v1' },
+  DaemonSet: { path: '/apis/apps/v1/namespaces/web/daemonsets', apiVersion: 'apps/v1' },
+  ReplicationController: { path: '/api/v1/namespaces/web/replicationcontrollers', apiVersion: 'v1' },
+  Job: { path: '/apis/batch/v1/namespaces/web/jobs', apiVersion: 'batch/v1' },
+  CronJob: { path: '/apis/batch/v1beta1/namespaces/web/cronjobs', apiVersion: 'batch/v1beta1' },
+};
+
+function storedHeldOf(kind: HeldKind): KubeObject {
+  const spec: Record<string, unknown> = { template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }], nodeSelector: { disk: 'ssd' } } } };
+  for (const f of kind.fields) spec[f.name] = f.type === 'count' ? 3 : false;
+  const tenant: KubeObject = { apiVersion: KIND_PATHS[kind.kind]!.apiVersion, kind: kind.kind, metadata: { name: 'web', namespace: 'web', resourceVersion: '7' }, spec };
+  return { ...withHeldStatus(hold(toUpstreamObject(ctx, tenant, { namespaced: true })), ENGINE_STATUS), status: HOST_STATUS };
+}
+
+const anyKindBody = fc.record({
+  metadata,
+  spec: fc.record({
+    replicas: fc.oneof(fc.integer({ min: -2, max: 50 }), fc.constant('7')),
+    parallelism: fc.oneof(fc.integer({ min: -2, max: 50 }), fc.constant('7')),
+    paused: fc.oneof(fc.boolean(), fc.constant('no')),
+    suspend: fc.oneof(fc.boolean(), fc.constant('no')),
+    template: fc.record({ spec: fc.record({ nodeSelector: fc.dictionary(fc.constantFrom('disk', HELD_NODE_SELECTOR_KEY), fc.constantFrom('ssd', 'true', 'false')) }) }),
+  }, { requiredKeys: [] }),
+}, { requiredKeys: [] }).map((b) => JSON.parse(JSON.stringify(b)) as Record<string, unknown>);
+
+/** What the kind refuses in this body: a mark, the node term (DaemonSet), or a bad value of one of its held fields. */
+function refusable(kind: HeldKind, b: Record<string, unknown>): boolean {
+  const spec = (b.spec ?? {}) as Record<string, any>;
+  const badField = kind.fields.some((f) => spec[f.name] !== undefined
+    && (f.type === 'count' ? !(typeof spec[f.name] === 'number' && spec[f.name] >= 0) : typeof spec[f.name] !== 'boolean'));
+  const nodeTerm = kind.nodeSelector && spec.template?.spec?.nodeSelector !== undefined && HELD_NODE_SELECTOR_KEY in spec.template.spec.nodeSelector;
+  return namesMark(b) || badField || nodeTerm;
+}
+
+describe('held writes property, every held kind (ADR 0023)', () => {
+  it('update, server-side apply and patches keep each kind held, or are refused for a mark or a bad held value', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...HELD_KINDS), fc.constantFrom('update', 'apply', 'merge', 'strategic'), anyKindBody, async (kind, verb, tenantBody) => {
+      const { path, apiVersion } = KIND_PATHS[kind.kind]!;
+      const patch = verb === 'merge' || verb === 'strategic';
+      const { info, fwd } = forwardOf(verb === 'update' ? 'PUT' : 'PATCH', `${path}/web`);
+      const sent: KubeObject[] = [];
+      const upstream = fakeUpstream(storedHeldOf(kind), sent);
+      try {
+        if (patch) {
+          await patchByReadModifyWrite({ upstream, target: targetOf(info, fwd), vet: async () => undefined,
+            prepared: { method: 'PUT', path: fwd.path, query: fwd.query, mode: 'patch', body: tenantBody, patchType: verb } });
+        } else {
+          const obj = { apiVersion, kind: kind.kind, ...structuredClone(tenantBody), metadata: { name: 'web', ...(tenantBody.metadata as object) } } as KubeObject;
+          const final = translateWrite(targetOf(info, fwd), obj, { source: 'body', verb: verb === 'update' ? 'update' : 'apply' });
+          await writeHeldKind({ upstream, info, user: 'eve', vet: async () => undefined,
+            prepared: { method: verb === 'update' ? 'PUT' : 'PATCH', path: fwd.path, query: fwd.query, mode: 'json', final: { ...final, apply: verb === 'apply' } } });
+        }
+      } catch (err) {
+        assertRefusal(err);
+        assert.ok(refusable(kind, tenantBody), `${kind.kind} ${verb} refused only for a mark, the node term or a bad held value: ${String(err)}`);
+        assert.equal(sent.length, 0);
+        return;
+      }
+      assert.ok(!refusable(kind, tenantBody), `${kind.kind} ${verb}: a mark, the node term or a bad held value is refused`);
+      assert.equal(sent.length, 1);
+      const out = sent[0]!;
+      assert.ok(fullyHeld(out), `${kind.kind} ${verb}: still held in full upstream`);
+      if (verb !== 'apply') {
+        assert.equal(out.metadata.annotations?.[HELD_STATUS_ANNOTATION], JSON.stringify(ENGINE_STATUS));
+        assert.deepEqual(out.status, HOST_STATUS);
+      }
+      const wanted = (tenantBody.spec ?? {}) as Record<string, unknown>;
+      const desired = desiredOf(out) as Record<string, unknown>;
+      for (const f of kind.fields) if (wanted[f.name] !== undefined) assert.equal(desired[f.name], wanted[f.name], `${kind.kind}: the tenant's ${f.name} recorded`);
+    }), { numRuns: 400 });
   });
 });
