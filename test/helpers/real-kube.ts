@@ -156,8 +156,15 @@ export function realKubeSet(): RealKubeSet {
     return stdout.trim();
   };
   // Without etcd, the script's first start installs it with apt: two at once would fight
-  // over dpkg's lock, so starts wait for the first one in that case only.
-  let first: Promise<unknown> | undefined = spawnSync('bash', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status === 0 ? Promise.resolve() : undefined;
+  // over dpkg's lock, so starts wait for the first one in that case only, and that first
+  // one holds a machine-wide lock (the tier runs files in parallel, each with its set).
+  const etcdInstalled = spawnSync('bash', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status === 0;
+  let first: Promise<unknown> | undefined = etcdInstalled ? Promise.resolve() : undefined;
+  const firstStart = async (...args: string[]): Promise<string> => {
+    if (etcdInstalled) return sh(...args);
+    const { stdout } = await run('flock', [join(tmpdir(), 'warren-kube-etcd-install.lock'), 'bash', script, ...args], { env, timeout: TIMEOUT_MS, maxBuffer: 1 << 20 });
+    return stdout.trim();
+  };
   return {
     async start(name, opts = {}) {
       const port = await freePort();
@@ -167,7 +174,7 @@ export function realKubeSet(): RealKubeSet {
       const before = first;
       const starting = (async () => {
         await before?.catch(() => undefined);
-        return timed(`control plane ${name} started`, sh(...args));
+        return timed(`control plane ${name} started`, before ? sh(...args) : firstStart(...args));
       })();
       first ??= starting;
       const kubeconfigPath = (await starting).split('\n').pop() ?? '';
