@@ -1,6 +1,6 @@
 // Runs the test tiers with Node's own test runner (through tsx for TypeScript).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
-// no argument runs every tier but `real` (real kube-apiserver control planes; run by hand, `npm run test:real`).
+// no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`, which .ci/run runs after npm test).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
