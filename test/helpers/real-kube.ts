@@ -58,6 +58,8 @@ export interface RealKubeSet {
 }
 
 const TIMEOUT_MS = 180_000;
+/** A start or restart waits its turn for the machine's start lock (below), then up to the script's own readiness wait. */
+const QUEUED_TIMEOUT_MS = 540_000;
 
 /** A line on stderr with the time a step took, so a slow run says where it waited. */
 export function timed<T>(what: string, step: Promise<T>): Promise<T> {
@@ -155,27 +157,31 @@ export function realKubeSet(): RealKubeSet {
     const { stdout } = await run('bash', [script, ...args], { env, timeout: TIMEOUT_MS, maxBuffer: 1 << 20 });
     return stdout.trim();
   };
-  // Without etcd, the script's first start installs it with apt: two at once would fight
-  // over dpkg's lock, so starts wait for the first one in that case only.
-  let first: Promise<unknown> | undefined = spawnSync('bash', ['-c', 'command -v etcd'], { stdio: 'ignore' }).status === 0 ? Promise.resolve() : undefined;
+  // Starting an apiserver (its bootstrap: RBAC defaults, priority classes, its caches) is
+  // seconds of CPU; six at once (the tier runs files two at a time, three planes each) on
+  // two cores starved each other past every timeout (load 50: none ready in 180 s). One
+  // start or restart at a time on the machine, then: a lock in the temp directory every
+  // set shares. It also serializes the script's first start, which installs etcd with apt
+  // when missing (two at once would fight over dpkg's lock). The queue may wait long.
+  // flock -o: the daemons the script leaves running must not inherit the lock's descriptor.
+  const startLock = join(tmpdir(), 'warren-kube-start.lock');
+  const locked = async (...args: string[]): Promise<string> => {
+    const { stdout } = await run('flock', ['-o', startLock, 'bash', script, ...args], { env, timeout: QUEUED_TIMEOUT_MS, maxBuffer: 1 << 20 });
+    return stdout.trim();
+  };
   return {
     async start(name, opts = {}) {
       const port = await freePort();
       const args = ['start', name, String(port)];
       if (opts.controllerManager === false || opts.controllers) args.push('--no-controller-manager');
       if (opts.tokens) seedCredentials(join(dir, name), name, opts.tokens);
-      const before = first;
-      const starting = (async () => {
-        await before?.catch(() => undefined);
-        return timed(`control plane ${name} started`, sh(...args));
-      })();
-      first ??= starting;
+      const starting = timed(`control plane ${name} started (with its wait for the machine's start lock)`, locked(...args));
       const kubeconfigPath = (await starting).split('\n').pop() ?? '';
       if (opts.controllers) startControllers(join(dir, name), opts.controllers);
       return {
         name, port, kubeconfigPath, kubeconfig: readFileSync(kubeconfigPath, 'utf8'), server: `https://127.0.0.1:${port}`,
-        restartApiserver: async () => { await timed(`${name} apiserver restarted`, sh('restart-apiserver', name)); },
-        restartEtcd: async () => { await timed(`${name} etcd restarted`, sh('restart-etcd', name)); },
+        restartApiserver: async () => { await timed(`${name} apiserver restarted`, locked('restart-apiserver', name)); },
+        restartEtcd: async () => { await timed(`${name} etcd restarted`, locked('restart-etcd', name)); },
         stop: async () => { await sh('wipe', name); },
       };
     },

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { KubeHttp } from './kube-http.ts';
 import type { RealKube, RealKubeSet } from './real-kube.ts';
 
 export interface RealMember {
@@ -38,4 +39,21 @@ export async function startRealMember(kubes: RealKubeSet, name: string): Promise
     revoke: () => write(adminLines),
     restore: () => write([...adminLines, warrenLine]),
   };
+}
+
+/**
+ * What a member's deployment controller writes once the copy's replicas run (the members
+ * run no controller-manager): a status for the generation the copy has now. Call it in a
+ * poll: like that controller, it writes again when the engine has changed the copy since
+ * (a status for an older generation reads Unhealthy, and nothing else would renew it; a
+ * one-off write raced the engine's last apply under load). True once the status is there.
+ */
+export async function reportReplicasRunning(member: KubeHttp, path: string, replicas: number): Promise<boolean> {
+  const live = await member.get(path);
+  if (live.status !== 200) return false;
+  const generation = live.body.metadata.generation as number;
+  if (live.body.status?.observedGeneration === generation && live.body.status?.readyReplicas === replicas) return true;
+  const status = { observedGeneration: generation, replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas };
+  // A 409 (the copy changed in between) is written again on the next call.
+  return (await member.put(`${path}/status`, { ...live.body, status })).status === 200;
 }

@@ -3,12 +3,12 @@
 // optional real member control planes, `./bin/warren serve` on the host as a
 // child process, the members registered with `warren member add` and the
 // example tenants applied with `warren apply -f tenants/ --wait`, as the README
-// says. startRealWarren() tears down whatever it started when a step fails;
+// says (the CLI commands run in this process through the CLI's main(): warrenCli). startRealWarren() tears down whatever it started when a step fails;
 // stop() (call it in `after`) tears down everything, also after a failure.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectlAs, warren as warrenCli, type RunResult } from '../fixtures/up/warren-up-process.ts';
+import { kubectlAs, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { startWarrenServe, type WarrenServeProcess } from './fault-warren-serve.ts';
 import { KubeHttp } from './kube-http.ts';
 import { realKubeSet, realKubeSkipReason, timed, type RealKube, type RealKubeSet } from './real-kube.ts';
@@ -54,6 +54,29 @@ export interface RealWarren {
 }
 
 const CLI_TIMEOUT_MS = 180_000;
+
+/**
+ * `warren ARGS` run in this process, through the CLI's own entry point (main(), which
+ * parses the flags, runs the command and returns its exit code; commands write only
+ * through the io they are given): the same code as ./bin/warren without a new node
+ * process. Each new process loaded tsx and the client libraries again, about 6 s of CPU
+ * (30-40 s of wall time at load 30), and a file ran five to ten of them. The process
+ * itself (bin/warren) is covered by the e2e tier's `warren up` and CLI tests.
+ */
+export async function warrenCli(args: string[], timeoutMs = CLI_TIMEOUT_MS): Promise<RunResult> {
+  const { main } = await import('../../src/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const io = { out: (t: string) => { stdout += t; }, err: (t: string) => { stderr += t; }, env: process.env };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), timeoutMs); });
+  try {
+    const code = await Promise.race([main(args, io), timedOut]);
+    return { code, stdout, stderr: code === null ? `${stderr}\n(warren ${args.join(' ')}: no answer in ${timeoutMs} ms)` : stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const OPENAPI_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
 /**
@@ -90,6 +113,8 @@ export async function startRealWarren(options: RealWarrenOptions = {}): Promise<
       }
     }
   };
+  // The CLI's modules load (seconds of CPU) while the control planes start, not after.
+  void Promise.all([import('../../src/cli/member-command.ts'), import('../../src/cli/apply-command.ts'), import('../../src/cli/tenant-command.ts')]).catch(() => undefined);
   try {
     const memberCount = options.members ?? 0;
     // The control planes start together (each mostly waits for its apiserver), and warren

@@ -14,10 +14,26 @@ import { REPO_ROOT } from '../helpers/warren-process.ts';
 const SUITE_TIMEOUT_MS = 7 * 60_000;
 const skip = realKubeSkipReason();
 
-/** The child is a test run of its own: without NODE_TEST_CONTEXT, or node --test would skip every file as nested. */
-function childEnv(kubeconfigPath: string): NodeJS.ProcessEnv {
+/** Shards run at once (contract-child.ts): the suite mostly waits for the controller-manager, two overlap that. */
+const SHARDS = 2;
+
+/** A child is a test run of its own: without NODE_TEST_CONTEXT, or node --test would skip every file as nested. */
+function childEnv(kubeconfigPath: string, shard: number): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _nested, ...env } = process.env;
-  return { ...env, WARREN_CONTRACT_KUBECONFIG: kubeconfigPath };
+  return { ...env, WARREN_CONTRACT_KUBECONFIG: kubeconfigPath, WARREN_CONTRACT_SHARD: `${shard}/${SHARDS}` };
+}
+
+function runShard(kubeconfigPath: string, shard: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join(REPO_ROOT, 'test', 'real', 'contract-child.ts')], {
+      cwd: REPO_ROOT,
+      env: childEnv(kubeconfigPath, shard),
+      timeout: SUITE_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 << 20,
+    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}\n${stderr}` }));
+    child.on('error', () => undefined);
+  });
 }
 
 describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, timeout: SUITE_TIMEOUT_MS + 180_000 }, () => {
@@ -37,23 +53,16 @@ describe('contract suite on a real kube-apiserver 1.20', { skip: skip ?? false, 
 
   it('every contract test passes or skips', async () => {
     assert.ok(kube, 'control plane started');
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join(REPO_ROOT, 'test', 'real', 'contract-child.ts')], {
-        cwd: REPO_ROOT,
-        env: childEnv(kube?.kubeconfigPath ?? ''),
-        timeout: SUITE_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        maxBuffer: 64 << 20,
-      }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}\n${stderr}` }));
-      child.on('error', () => undefined);
-    });
-    // Each top-level suite's line with its duration, so a slow run says where the time went.
-    process.stderr.write(`contract suite on real 1.20, per suite:\n${output.split('\n').filter((l) => /^[✔✖﹣] .*\(\d+(\.\d+)?ms\)$/.test(l)).join('\n')}\n`);
-    // The spec reporter's closing "failing tests" section carries each failure's error, which says why.
-    const marker = output.indexOf('✖ failing tests:');
-    const failing = marker >= 0 ? output.slice(marker, marker + 12_000) : '';
-    assert.equal(code, 0, `contract suite on real 1.20 failed (exit ${String(code)}):\n${failing || output.slice(-4000)}`);
-    assert.match(output, /ℹ fail 0/, 'the runner reports no failure');
-    assert.doesNotMatch(output, /ℹ pass 0\b/, 'tests actually ran');
+    const shards = await Promise.all(Array.from({ length: SHARDS }, (_, i) => runShard(kube?.kubeconfigPath ?? '', i)));
+    for (const [i, { code, output }] of shards.entries()) {
+      // Each top-level suite's line with its duration, so a slow run says where the time went.
+      process.stderr.write(`contract suite on real 1.20, shard ${i + 1}/${SHARDS}, per suite:\n${output.split('\n').filter((l) => /^[✔✖﹣] .*\(\d+(\.\d+)?ms\)$/.test(l)).join('\n')}\n`);
+      // The spec reporter's closing "failing tests" section carries each failure's error, which says why.
+      const marker = output.indexOf('✖ failing tests:');
+      const failing = marker >= 0 ? output.slice(marker, marker + 12_000) : '';
+      assert.equal(code, 0, `contract suite on real 1.20, shard ${i + 1}/${SHARDS}, failed (exit ${String(code)}):\n${failing || output.slice(-4000)}`);
+      assert.match(output, /ℹ fail 0/, 'the runner reports no failure');
+      assert.doesNotMatch(output, /ℹ pass 0\b/, `shard ${i + 1}/${SHARDS}: tests actually ran`);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { kubectlAs, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { eventually } from '../helpers/poll.ts';
 import { realKubeSkipReason, startRealWarren, type RealWarren } from '../helpers/real-warren.ts';
 import { KubeHttp } from '../helpers/kube-http.ts';
+import { reportReplicasRunning } from '../helpers/real-members.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'karmada');
 const LOCAL = `
@@ -110,15 +111,14 @@ describe('a host that runs controllers (ADR 0023)', { timeout: 600_000, ...(skip
   });
 
   it('the status of a propagated Deployment has one writer; the tenant reads the members\' aggregate', async () => {
-    // What the members' deployment controllers would write once their replica runs, so the engine has a status to report.
-    for (const m of w.members) {
-      const http = new KubeHttp(m.kubeconfig);
-      const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
-      const live = await http.get(path);
-      const status = { observedGeneration: live.body.metadata.generation, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 };
-      assert.equal((await http.put(`${path}/status`, { ...live.body, status })).status, 200);
-    }
-    await eventually(async () => (await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}')) === 'Healthy Healthy', 'both members healthy in the binding', { timeoutMs: 60_000 });
+    // What the members' deployment controllers would write once their replica runs (kept current, as they do: the
+    // previous test's new image may still be on its way to member2), so the engine has a status to report.
+    const admins = w.members.map((m) => new KubeHttp(m.kubeconfig));
+    const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
+    await eventually(async () => {
+      for (const admin of admins) if (!(await reportReplicasRunning(admin, path, 1))) return false;
+      return (await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}')) === 'Healthy Healthy';
+    }, 'both members healthy in the binding', { timeoutMs: 90_000 });
     const d = await w.hostHttp.get(`/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`);
     assert.equal(d.status, 200);
     const writers = new Set((d.body.metadata.managedFields as ManagedField[]).filter((f) => f.fieldsV1?.['f:status'] !== undefined).map((f) => f.manager));

@@ -14,7 +14,9 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { KubeList, KubeObject } from '../../src/core/types.ts';
+import { KubeHttp } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
+import { reportReplicasRunning } from '../helpers/real-members.ts';
 import { realKubeSkipReason } from '../helpers/real-kube.ts';
 import { useRealPropagationEnv, type RealPropagationEnv } from '../helpers/real-propagation-env.ts';
 import { describeMemberCredentialFaults } from './faults-members.ts';
@@ -142,15 +144,13 @@ function describePropagation(env: RealPropagationEnv): void {
     });
 
     it('reflects what the members report into the template and its binding', async () => {
-      // The status a member's deployment controller would write once its replica runs.
-      for (const member of MEMBERS) {
-        const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
-        const live = await get(member, path);
-        assert.ok(live, `nginx on ${member}`);
-        const status = { observedGeneration: live.metadata.generation, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 };
-        const res = await members[member]!.request('PUT', `${path}/status`, { ...live, status });
-        assert.equal(res.status, 200, `status write on ${member}: ${JSON.stringify(res.body)}`);
-      }
+      // The status a member's deployment controller would write once its replica runs (kept current, as that controller does).
+      const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
+      const admins = MEMBERS.map((m) => new KubeHttp(env.real[m]!.kube.kubeconfig));
+      await eventually(async () => {
+        for (const admin of admins) if (!(await reportReplicasRunning(admin, path, 1))) return false;
+        return (await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}')) === 'Healthy Healthy';
+      }, 'both members healthy in the binding', { timeoutMs: 90_000 });
       await eventually(async () => (await acme('get', 'deploy', 'nginx', '-o', 'jsonpath={.status.readyReplicas}/{.status.replicas}')) === '2/2', 'nginx 2/2 ready in the tenant\'s view');
       const rb = JSON.parse(await acme('get', 'rb', 'nginx-deployment', '-o', 'json')) as { status: { aggregatedStatus: Array<{ clusterName: string; health: string; applied: boolean }> } };
       assert.deepEqual(rb.status.aggregatedStatus.map((s) => [s.clusterName, s.applied, s.health]), [['member1', true, 'Healthy'], ['member2', true, 'Healthy']]);
