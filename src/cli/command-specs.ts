@@ -116,9 +116,12 @@ export const COMMANDS: CommandSpec[] = [
     verbs: [
       { name: 'add', args: 'NAME --cluster-kubeconfig FILE', help: 'Register a member cluster (push mode)' },
       { name: 'list', help: 'List member clusters' },
+      { name: 'get', args: 'NAME...', help: 'Show member clusters by name' },
       { name: 'remove', args: 'NAME', help: 'Unregister a member cluster' },
     ],
     flags: [
+      only(['list', 'get'], OUTPUT('wide|json|yaml|name')),
+      only(['list', 'get'], { name: 'no-headers', type: 'boolean', help: 'no header row' }),
       only(['add'], { name: 'cluster-kubeconfig', type: 'string', value: 'FILE', help: 'the member cluster\'s kubeconfig' }),
       only(['add'], { name: 'provider', type: 'string', value: 'P', help: 'spec.provider' }),
       only(['add'], { name: 'region', type: 'string', value: 'R', help: 'spec.region' }),
