@@ -1,7 +1,8 @@
 // `warren apply -f FILE|DIR [...] [--wait]`: onboarding the GitOps way. The
 // manifests (Tenants, and Karmada Clusters that register members) are
-// server-side applied to the host with field manager `warren`, so applying the
-// same folder twice changes nothing and `kubectl apply -f tenants/` is an
+// server-side applied to the host with field manager `warren` and kubectl's
+// last-applied annotation (src/up/apply-tenants.ts), so applying the same
+// folder twice changes nothing and `kubectl apply -f tenants/` is an
 // equivalent path, not a different one.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,12 +10,11 @@ import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { applyManifest } from '../up/apply-tenants.ts';
 import { CLUSTERS_PATH } from '../up/register-members.ts';
 import { bool, list, str, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { createProgress, describeTenant, tenantVerdict, whyNotReady, type Progress } from './progress.ts';
-
-export const FIELD_MANAGER = 'warren';
 
 export interface Manifest { source: string; object: KubeObject }
 export interface ApplyTarget { path: string; ref: string; kind: 'Tenant' | 'Cluster' }
@@ -72,12 +72,11 @@ async function applyOne(upstream: Upstream, target: ApplyTarget, object: KubeObj
   const before = await upstream.request<KubeObject>('GET', target.path);
   if (before.status !== 200 && before.status !== 404) throw new Error(`${target.ref}: cannot read it: ${messageOf(before.body, before.status)}`);
   // force: the manifests in the repository own the fields they name, as Flux and Argo CD apply them.
-  const answer = await upstream.request<KubeObject>('PATCH', `${target.path}?fieldManager=${FIELD_MANAGER}&force=true&fieldValidation=Strict`, object, {
-    'Content-Type': 'application/apply-patch+yaml',
-  });
+  const answer = await applyManifest(upstream, target.path, object);
   if (answer.status !== 200 && answer.status !== 201) throw new Error(`${target.ref}: ${messageOf(answer.body, answer.status)}`);
   const beforeVersion = before.status === 200 ? before.body.metadata.resourceVersion ?? '' : undefined;
-  return { outcome: applyOutcome(beforeVersion, answer.body.metadata?.resourceVersion), applied: answer.body };
+  const applied = answer.body as KubeObject;
+  return { outcome: applyOutcome(beforeVersion, applied.metadata?.resourceVersion), applied };
 }
 
 function messageOf(body: unknown, status: number): string {

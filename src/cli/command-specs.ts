@@ -76,7 +76,8 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'port-base', type: 'string', value: 'P', help: 'Gateway port; the host and members take the next ones (default 6443)' },
       { name: 'members', type: 'string', value: 'N', help: 'Member clusters to run (default 2)' },
       { name: 'tenants-dir', type: 'string', value: 'DIR', help: 'Tenant manifests applied at start (default tenants)' },
-      { name: 'verbose', short: 'v', type: 'boolean', help: 'Also write the JSON logs on stderr' },
+      { name: 'verbose', short: 'v', type: 'boolean', help: 'Also write the JSON logs on stderr (they always go to DIR/warren.log)' },
+      { name: 'audit-log-path', type: 'string', value: 'FILE', help: 'Write the gateway\'s audit events (audit.k8s.io/v1, one per line) here, as serve does' },
       HELP,
     ],
   },
@@ -116,9 +117,12 @@ export const COMMANDS: CommandSpec[] = [
     verbs: [
       { name: 'add', args: 'NAME --cluster-kubeconfig FILE', help: 'Register a member cluster (push mode)' },
       { name: 'list', help: 'List member clusters' },
+      { name: 'get', args: 'NAME...', help: 'Show member clusters by name' },
       { name: 'remove', args: 'NAME', help: 'Unregister a member cluster' },
     ],
     flags: [
+      only(['list', 'get'], OUTPUT('wide|json|yaml|name')),
+      only(['list', 'get'], { name: 'no-headers', type: 'boolean', help: 'no header row' }),
       only(['add'], { name: 'cluster-kubeconfig', type: 'string', value: 'FILE', help: 'the member cluster\'s kubeconfig' }),
       only(['add'], { name: 'provider', type: 'string', value: 'P', help: 'spec.provider' }),
       only(['add'], { name: 'region', type: 'string', value: 'R', help: 'spec.region' }),

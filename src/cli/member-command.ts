@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Cluster, Taint, TaintEffect } from '../core/propagation/karmada-types.ts';
 import { ageSince } from '../core/table/human-duration.ts';
+import { formatObjects, parseOutput, type Columns, type PrintOptions } from './object-printer.ts';
 import { CLUSTERS_PATH, ensureMemberCluster, removeMemberCluster } from '../up/register-members.ts';
-import { list, str, type CommandInput } from './cli-io.ts';
+import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
+import type { Upstream } from '../kube/upstream.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
 
 const EFFECTS = new Set<TaintEffect>(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
@@ -44,17 +46,31 @@ export function parseTaint(text: string): Taint {
   return value === undefined || value === '' ? { key, effect } : { key, value, effect };
 }
 
-/** The rows of `kubectl get clusters` on Karmada: NAME VERSION MODE READY AGE, padded like kubectl. */
-export function formatClusterTable(clusters: Cluster[], now: Date): string {
-  const rows = [['NAME', 'VERSION', 'MODE', 'READY', 'AGE'], ...clusters.map((c) => [
+/**
+ * `kubectl get clusters` on Karmada: NAME VERSION MODE READY AGE (its printer
+ * columns); -o wide adds where the member is (provider, region, zone) and its taints.
+ */
+const CLUSTER_COLUMNS: Columns<Cluster> = {
+  header: ['NAME', 'VERSION', 'MODE', 'READY', 'AGE'],
+  wideHeader: ['PROVIDER', 'REGION', 'ZONE', 'TAINTS'],
+  cells: (c, now) => [
     c.metadata.name ?? '',
     c.status?.kubernetesVersion ?? '',
     c.spec.syncMode ?? '',
     c.status?.conditions?.find((x) => x.type === 'Ready')?.status ?? 'Unknown',
     ageSince(c.metadata.creationTimestamp, now),
-  ])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd((widths[i] ?? 0) + 3))).join('')).join('\n') + '\n';
+  ],
+  wideCells: (c) => [
+    c.spec.provider || '<none>',
+    c.spec.region || '<none>',
+    c.spec.zone || '<none>',
+    (c.spec.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(',') || '<none>',
+  ],
+  nameOf: (c) => `cluster.cluster.karmada.io/${c.metadata.name ?? ''}`,
+};
+
+export function formatClusters(clusters: Cluster[], options: PrintOptions): string {
+  return formatObjects(clusters, CLUSTER_COLUMNS, options);
 }
 
 /**
@@ -76,6 +92,32 @@ export function memberKubeconfigs(values: Record<string, unknown>): { host: stri
   return { host: s('kubeconfig'), member: s('cluster-kubeconfig') };
 }
 
+async function getCluster(upstream: Upstream, name: string): Promise<Cluster> {
+  const answer = await upstream.request<Cluster>('GET', `${CLUSTERS_PATH}/${name}`);
+  if (answer.status === 404) fail(`member cluster "${name}" not found`);
+  if (answer.status !== 200) fail(`cannot read member cluster "${name}": HTTP ${answer.status}`);
+  return answer.body;
+}
+
+/** `member list` (every Cluster) and `member get NAME...`, printed as kubectl prints. */
+async function showClusters(upstream: Upstream, io: CliIo, names: string[], values: CommandInput['values']): Promise<number> {
+  const output = parseOutput(str(values, 'output'));
+  let clusters: Cluster[];
+  if (names.length > 0) {
+    clusters = await Promise.all(names.map((n) => getCluster(upstream, n)));
+  } else {
+    const answer = await upstream.request<{ items?: Cluster[] }>('GET', CLUSTERS_PATH);
+    if (answer.status !== 200) fail(`cannot list clusters: HTTP ${answer.status}`);
+    clusters = answer.body.items ?? [];
+  }
+  if (clusters.length === 0 && (output === 'table' || output === 'wide')) {
+    io.err('No member clusters registered.\n');
+    return 0;
+  }
+  io.out(formatClusters(clusters, { output, noHeaders: bool(values, 'no-headers'), now: new Date(), single: names.length === 1 }));
+  return 0;
+}
+
 async function readMemberKubeconfig(path: string | undefined): Promise<string> {
   if (!path) fail('member add needs --cluster-kubeconfig FILE (the member cluster\'s kubeconfig; --kubeconfig is the host\'s, as in karmadactl join)');
   if (!existsSync(path)) fail(`the member kubeconfig "${path}" does not exist`);
@@ -83,14 +125,21 @@ async function readMemberKubeconfig(path: string | undefined): Promise<string> {
 }
 
 export async function runMemberCommand({ io, values, positionals }: CommandInput): Promise<number> {
-  const [verb, name] = positionals;
+  const [verb, ...names] = positionals;
+  const name = names[0];
   const kubeconfigs = memberKubeconfigs(values);
   if (kubeconfigs.warning) io.err(`${kubeconfigs.warning}\n`);
+  if (verb === 'list' && names.length > 0) fail('member list takes no NAME (use member get NAME)');
   if (verb !== 'list') {
     if (!name) fail(`member ${verb ?? ''} needs a NAME`);
-    const problem = memberNameProblem(name);
-    if (problem) fail(problem);
+    if (verb !== 'get' && names.length > 1) fail(`member ${verb ?? ''} takes one NAME`);
+    for (const n of names) {
+      const problem = memberNameProblem(n);
+      if (problem) fail(problem);
+    }
   }
+  // Flags are checked before the host is contacted: a typo in -o must not cost a round trip.
+  if (verb === 'list' || verb === 'get') parseOutput(str(values, 'output'));
   // Everything the admin typed is checked before the host is contacted.
   const memberKubeconfig = verb === 'add' ? await readMemberKubeconfig(kubeconfigs.member) : '';
   const labels = Object.fromEntries(list(values, 'label').map(parseLabel));
@@ -111,17 +160,9 @@ export async function runMemberCommand({ io, values, positionals }: CommandInput
         io.out(`cluster.cluster.karmada.io/${name} ${outcome === 'created' ? 'created' : 'configured'}\n`);
         return 0;
       }
-      case 'list': {
-        const answer = await upstream.request<{ items?: Cluster[] }>('GET', CLUSTERS_PATH);
-        if (answer.status !== 200) fail(`cannot list clusters: HTTP ${answer.status}`);
-        const items = answer.body.items ?? [];
-        if (items.length === 0) {
-          io.out('No member clusters registered.\n');
-          return 0;
-        }
-        io.out(formatClusterTable(items, new Date()));
-        return 0;
-      }
+      case 'list':
+      case 'get':
+        return await showClusters(upstream, io, verb === 'get' ? names : [], values);
       default: {
         if (!(await removeMemberCluster(upstream, name!))) fail(`member cluster "${name!}" not found`);
         io.out(`cluster.cluster.karmada.io/${name} deleted\n`);

@@ -4,6 +4,7 @@
 import type { Tenant } from '../gateway/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../core/tenancy/tenant-id.ts';
+import { alignedLines } from './object-printer.ts';
 import { toTenantClusterName, toTenantNamespace } from '../core/tenancy/names.ts';
 
 export interface TenantRow {
@@ -101,11 +102,6 @@ export function buildStatusReport(input: { tenants: Tenant[]; clusters: Cluster[
   return { tenants, members, bindings };
 }
 
-/** Columns padded like kubectl's: three spaces after the widest cell, the last column unpadded. */
-export function alignColumns(rows: string[][]): string[] {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd((widths[i] ?? 0) + 3))).join('').trimEnd());
-}
 
 function usageCell(u: Usage | undefined): string {
   return u ? `${cell(u.used)}/${cell(u.limit)}` : '-';
@@ -123,18 +119,18 @@ export function formatStatusText(report: StatusReport): string {
   if (report.tenants.length === 0) out.push('No tenants: apply one with `warren apply -f tenants/`.');
   else {
     const withMessage = report.tenants.some((t) => t.message);
-    out.push(...alignColumns([
+    out.push(...alignedLines([
       ['NAME', 'ID', 'PHASE', ...usageKeys.map((k) => k.toUpperCase()), 'CLUSTERS', ...(withMessage ? ['MESSAGE'] : [])],
       ...report.tenants.map((t) => [t.name, t.id ?? '-', t.phase, ...usageKeys.map((k) => usageCell(t.usage[k])), t.clusters.join(',') || NONE, ...(withMessage ? [t.message] : [])]),
     ]));
   }
   out.push('', 'MEMBERS');
   if (report.members.length === 0) out.push('No member clusters: register one with `warren member add`.');
-  else out.push(...alignColumns([['NAME', 'VERSION', 'READY', 'NODES', 'TAINTS'], ...report.members.map((m) => [m.name, m.version || '-', m.ready, m.nodes || '-', m.taints.join(',') || NONE])]));
+  else out.push(...alignedLines([['NAME', 'VERSION', 'READY', 'NODES', 'TAINTS'], ...report.members.map((m) => [m.name, m.version || '-', m.ready, m.nodes || '-', m.taints.join(',') || NONE])]));
   out.push('', 'BINDINGS (where each tenant\'s replicas run)');
   if (report.bindings.length === 0) out.push('No ResourceBindings: no tenant has a workload matched by a (Cluster)PropagationPolicy.');
   else {
-    out.push(...alignColumns([
+    out.push(...alignedLines([
       ['TENANT', 'NAMESPACE', 'NAME', 'RESOURCE', 'REPLICAS', 'CLUSTERS', 'SCHEDULED', 'FULLYAPPLIED'],
       ...report.bindings.map((b) => [b.tenant, b.namespace || '-', b.name, b.resource, b.replicas === null ? '-' : String(b.replicas), placement(b), b.scheduled, b.fullyApplied]),
     ]));

@@ -10,7 +10,8 @@ import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { createProgress, describeTenant } from './progress.ts';
 import { buildTenantSpec } from './tenant-spec-flags.ts';
-import { formatTenants, parseTenantOutput } from './tenant-table.ts';
+import { parseOutput } from './object-printer.ts';
+import { formatTenants } from './tenant-table.ts';
 
 function fail(message: string): never {
   throw new Error(message);
@@ -62,7 +63,7 @@ async function create(upstream: Upstream, io: CliIo, name: string, spec: TenantS
 }
 
 async function show(upstream: Upstream, io: CliIo, names: string[], values: CommandInput['values']): Promise<number> {
-  const output = parseTenantOutput(str(values, 'output'));
+  const output = parseOutput(str(values, 'output'));
   let tenants: Tenant[];
   if (names.length > 0) {
     tenants = await Promise.all(names.map((n) => getTenant(upstream, n)));
@@ -132,7 +133,7 @@ export async function runTenantCommand({ io, values, positionals }: CommandInput
   if (verb === 'list' && names.length > 0) fail('tenant list takes no NAME (use tenant get NAME)');
   if (verb !== 'get' && verb !== 'list' && names.length > 1) fail(`tenant ${verb ?? ''} takes one NAME`);
   // Flags are checked before the host is contacted: a typo in -o must not cost a round trip.
-  if (verb === 'list' || verb === 'get') parseTenantOutput(str(values, 'output'));
+  if (verb === 'list' || verb === 'get') parseOutput(str(values, 'output'));
   if (verb === 'create' || verb === 'delete') timeoutOf(values);
   const spec = verb === 'create' ? specOf(values) : undefined;
   const upstream = hostUpstream(hostFlags(values), io.env);

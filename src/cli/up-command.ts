@@ -1,9 +1,12 @@
 // `warren up [--data-dir DIR] [--port-base P] [--members N] [--tenants-dir tenants]`:
 // everything embedded, until Ctrl-C. A second `up` on the same DIR keeps every tenant and object.
+// Its JSON logs always go to DIR/warren.log (and to stderr with --verbose); --audit-log-path
+// writes the gateway's audit events, as `warren serve` does.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { startUp } from '../up/start-up.ts';
 import { bool, str, type CommandInput } from './cli-io.ts';
-import { jsonLogger } from './log.ts';
+import { fileLogger } from './log.ts';
 import { untilSignal } from './signals.ts';
 import { upSummary } from './up-summary.ts';
 
@@ -20,16 +23,18 @@ export async function runUpCommand({ io, values }: CommandInput): Promise<number
     return 2;
   }
   const tenantsDir = str(values, 'tenants-dir') ?? 'tenants';
-  const logger = jsonLogger('warren');
+  const logPath = join(dataDir, 'warren.log');
+  const auditLogPath = str(values, 'audit-log-path');
   const up = await startUp({
     dataDir,
     portBase,
     members,
     tenantsDir: existsSync(tenantsDir) ? tenantsDir : undefined,
-    log: bool(values, 'verbose') ? logger : () => undefined,
+    log: fileLogger('warren', logPath, bool(values, 'verbose')),
+    ...(auditLogPath ? { auditLogPath } : {}),
     progress: (line) => io.out(`  ${line}\n`),
   });
-  io.out(upSummary(up, dataDir));
+  io.out(upSummary(up, { dataDir, logPath, auditLogPath }));
   await untilSignal();
   io.out('stopping...\n');
   await up.stop();

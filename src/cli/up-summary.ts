@@ -1,7 +1,13 @@
 // The one summary `warren up` prints once everything is Ready.
 import type { RunningUp } from '../up/start-up.ts';
 
-export function upSummary(up: RunningUp, dataDir: string): string {
+export interface UpFiles {
+  dataDir: string;
+  logPath: string;
+  auditLogPath?: string | undefined;
+}
+
+export function upSummary(up: RunningUp, { dataDir, logPath, auditLogPath }: UpFiles): string {
   const lines = [
     '',
     `Warren is up. Gateway: ${up.gatewayUrl}`,
@@ -18,6 +24,7 @@ export function upSummary(up: RunningUp, dataDir: string): string {
       lines.push(`  kubectl --kubeconfig ${dataDir}/tenants/${first.name}.kubeconfig create deployment web --image=nginx`);
     }
   }
+  lines.push('', `Logs: ${logPath}${auditLogPath ? `   Audit: ${auditLogPath}` : ''}`);
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines.join('\n');
 }

@@ -67,7 +67,7 @@ function crossFieldProblems(c: WarrenConfig): string[] {
   const le = c.leaderElection;
   if (le.enabled && le.leaseDurationSeconds <= le.renewDeadlineSeconds) out.push('leaderElection.leaseDurationSeconds: must be greater than leaderElection.renewDeadlineSeconds');
   if (le.enabled && le.renewDeadlineSeconds <= 1.2 * le.retryPeriodSeconds) out.push('leaderElection.renewDeadlineSeconds: must be greater than 1.2 × leaderElection.retryPeriodSeconds');
-  if (!c.upstream.kubeconfig && !c.upstream.inCluster) out.push('upstream.kubeconfig: required unless upstream.inCluster is true (--upstream-kubeconfig, WARREN_UPSTREAM_KUBECONFIG)');
+  if (!c.upstream.kubeconfig && !c.upstream.inCluster) out.push('upstream.kubeconfig: required unless upstream.inCluster is true (--kubeconfig, WARREN_UPSTREAM_KUBECONFIG)');
   if (c.upstream.kubeconfig && c.upstream.inCluster) out.push('upstream.inCluster: cannot be true when upstream.kubeconfig is set');
   const port = Number(/:(\d+)$/.exec(c.listen)?.[1] ?? '0');
   if (port > 65535) out.push(`listen: port out of range: ${port}`);

@@ -17,6 +17,7 @@ import { IndexedStore, type IndexFunc } from './indexed-store.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { statusError } from './status-error.ts';
 import { PROGRESS_NOTIFY_HEADER } from '../core/progress-headers.ts';
+import { levelled } from '../observability/log-line.ts';
 
 export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
 
@@ -104,7 +105,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     try {
       options.onWatchLost?.(reason);
     } catch (err) {
-      log(`informer ${listPath}: onWatchLost failed: ${String(err)}`);
+      log(levelled('error', `informer ${listPath}: onWatchLost failed: ${String(err)}`));
     }
   };
 
@@ -112,7 +113,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     try {
       options.onEvent?.(type, obj, old);
     } catch (err) {
-      log(`informer ${listPath}: event handler failed: ${String(err)}`);
+      log(levelled('error', `informer ${listPath}: event handler failed: ${String(err)}`));
     }
   };
 
@@ -169,7 +170,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     const event = JSON.parse(line) as { type: WatchEventType; object: T | Status };
     if (event.type === 'ERROR') {
       const status = event.object as Status;
-      log(`informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`);
+      log(levelled('warn', `informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`));
       return status.code === 410 ? 'expired' : 'failed';
     }
     const obj = event.object as T;
@@ -287,10 +288,11 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         // A resource the server does not serve (404) will not heal by retrying soon: say so once, at warn,
         // and keep retrying quietly (debug), so a resource that appears later is still picked up.
         if (status === 404) {
-          log(JSON.stringify({ level: notFoundReported ? 'debug' : 'warn', msg: `informer ${listPath}: ${String(err)}${notFoundReported ? '' : ' (the server does not serve it; retrying in the background)'}` }));
+          log(levelled(notFoundReported ? 'debug' : 'warn', `informer ${listPath}: ${String(err)}${notFoundReported ? '' : ' (the server does not serve it; retrying in the background)'}`));
           notFoundReported = true;
         } else {
-          log(`informer ${listPath}: ${String(err)}`);
+          // The upstream unreachable, 5xx, a refused list: the operator must see it.
+          log(levelled('warn', `informer ${listPath}: ${String(err)}`));
         }
         await sleep(backoff.next());
       }

@@ -12,6 +12,7 @@
 // usually exit), a lost elector goes back to being a candidate: Warren's
 // controllers are stoppable, and onStoppedLeading is awaited before that.
 import type { Upstream } from './upstream.ts';
+import { levelled } from '../observability/log-line.ts';
 
 export interface LeaseRecord {
   holderIdentity: string;
@@ -140,21 +141,21 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
         const record = buildLeaseRecord(recordOf(undefined), 0, identity, leaseDurationSeconds, now());
         const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: { ...record, leaseTransitions: 0 } };
         const created = await upstream.request<Record<string, unknown>>('POST', collection, lease);
-        if (created.status !== 201) { log(`leader election: create lease ${namespace}/${name}: ${created.status}`); return false; }
+        if (created.status !== 201) { log(levelled('warn', `leader election: create lease ${namespace}/${name}: ${created.status}`)); return false; }
         observe(created.body);
         return true;
       }
-      if (got.status !== 200) { log(`leader election: get lease ${namespace}/${name}: ${got.status}`); return false; }
+      if (got.status !== 200) { log(levelled('warn', `leader election: get lease ${namespace}/${name}: ${got.status}`)); return false; }
       observe(got.body);
       const record = buildLeaseRecord(observed!.record, observed!.at, identity, leaseDurationSeconds, now());
       if (!record) return false;
       // The read's resourceVersion rides along: a concurrent writer makes this a 409, and we lose the round.
       const updated = await upstream.request<Record<string, unknown>>('PUT', path, { ...got.body, spec: { ...(got.body.spec as object), ...record } });
-      if (updated.status !== 200) { if (updated.status !== 409) log(`leader election: update lease: ${updated.status}`); return false; }
+      if (updated.status !== 200) { if (updated.status !== 409) log(levelled('warn', `leader election: update lease: ${updated.status}`)); return false; }
       observe(updated.body);
       return true;
     } catch (err) {
-      log(`leader election: ${String(err)}`);
+      log(levelled('warn', `leader election: ${String(err)}`));
       return false;
     }
   }
@@ -181,14 +182,14 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
         if (stopped) return;
         await sleep(Math.min(retryMs, Math.max(0, deadline - now())));
       }
-      if (!renewed && !stopped) { log(`leader election: ${identity} failed to renew lease ${namespace}/${name} within ${renewDeadlineMs} ms`); return; }
+      if (!renewed && !stopped) { log(levelled('error', `leader election: ${identity} failed to renew lease ${namespace}/${name} within ${renewDeadlineMs} ms`)); return; }
     }
   }
 
   async function stepDown(): Promise<void> {
     if (!leading) return;
     leading = false;
-    try { await options.onStoppedLeading(); } catch (err) { log(`leader election: onStoppedLeading failed: ${String(err)}`); }
+    try { await options.onStoppedLeading(); } catch (err) { log(levelled('error', `leader election: onStoppedLeading failed: ${String(err)}`)); }
   }
 
   async function run(): Promise<void> {
@@ -200,7 +201,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       if (stopped) return;
       leading = true;
       log(`leader election: ${identity} acquired lease ${namespace}/${name}`);
-      try { await options.onStartedLeading(); } catch (err) { log(`leader election: onStartedLeading failed: ${String(err)}`); }
+      try { await options.onStartedLeading(); } catch (err) { log(levelled('error', `leader election: onStartedLeading failed: ${String(err)}`)); }
       await renewUntilLost();
       if (!stopped) await stepDown();
     }
@@ -212,7 +213,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     const at = formatMicroTime(now());
     const spec = { ...(observed.lease.spec as object), holderIdentity: '', leaseDurationSeconds: 1, acquireTime: at, renewTime: at, leaseTransitions: observed.record.leaseTransitions };
     const r = await upstream.request('PUT', path, { ...observed.lease, spec }).catch((err: unknown) => ({ status: 0, body: String(err) }));
-    if (r.status !== 200) log(`leader election: release lease ${namespace}/${name}: ${r.status}`);
+    if (r.status !== 200) log(levelled('warn', `leader election: release lease ${namespace}/${name}: ${r.status}`));
   }
 
   const loop = run();

@@ -23,6 +23,8 @@ export interface UpOptions {
   log: (line: string) => void;
   /** Human progress lines ("host apiserver ready", "tenant acme Ready"). */
   progress: (line: string) => void;
+  /** The gateway's audit log (audit.k8s.io/v1 events, one per line), as `serve`'s audit.logPath. */
+  auditLogPath?: string;
   /** Controller tuning passed to startWarren (tests shorten probes and tolerations). */
   tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'propagation'>;
 }
@@ -73,6 +75,7 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
     const warren: RunningWarren = await startWarren({
       upstream, host: '127.0.0.1', port: portBase, log: options.log, readiness: () => tenantsReady, ...options.tuning,
       propagation: { ...options.tuning?.propagation, hostRunsWorkloads: simulateOnHost },
+      ...(options.auditLogPath ? { gateway: { auditLogPath: options.auditLogPath } } : {}),
     });
     started.push(warren);
     options.progress(`gateway listening at ${warren.gateway.url}`);

@@ -75,6 +75,28 @@ describe('warren member', { timeout: 180_000 }, () => {
     assert.equal(again, 'cluster.cluster.karmada.io/extra configured\n');
   });
 
+  it('list and get print as kubectl get does: -o wide|name|json|yaml, --no-headers, a missing name fails', async () => {
+    const wide = table(ok(await member(['list', '-o', 'wide']), 'member list -o wide'));
+    assert.deepEqual(wide[0], ['NAME', 'VERSION', 'MODE', 'READY', 'AGE', 'PROVIDER', 'REGION', 'ZONE', 'TAINTS']);
+    const extraRow = wide.find((r) => r[0] === 'extra');
+    assert.deepEqual(extraRow?.slice(5), ['onprem', 'eu', 'eu-1', 'dedicated=gpu:NoSchedule']);
+    assert.equal(ok(await member(['get', 'extra', 'member1', '-o', 'name']), 'member get -o name'), 'cluster.cluster.karmada.io/extra\ncluster.cluster.karmada.io/member1\n');
+    const one = JSON.parse(ok(await member(['get', 'extra', '-o', 'json']), 'member get -o json'));
+    assert.equal(one.kind, 'Cluster');
+    assert.equal(one.spec.region, 'eu');
+    const list = JSON.parse(ok(await member(['list', '-o', 'json']), 'member list -o json'));
+    assert.equal(list.kind, 'List');
+    assert.deepEqual(list.items.map((c: { metadata: { name: string } }) => c.metadata.name).sort(), ['extra', 'member1']);
+    const bare = table(ok(await member(['list', '--no-headers']), 'member list --no-headers'));
+    assert.deepEqual(bare.map((r) => r[0]).sort(), ['extra', 'member1']);
+    const missing = await member(['get', 'nosuch']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /member cluster "nosuch" not found/);
+    const badOutput = await member(['list', '-o', 'toml']);
+    assert.equal(badOutput.code, 1);
+    assert.match(badOutput.stderr, /allowed formats are: wide,json,yaml,name/);
+  });
+
   it('remove deletes both; removing again fails', async () => {
     assert.equal(ok(await member(['remove', 'extra']), 'member remove'), 'cluster.cluster.karmada.io/extra deleted\n');
     const gone = await host(['get', 'clusters.cluster.karmada.io', 'extra']);

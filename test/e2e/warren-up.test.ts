@@ -6,7 +6,7 @@
 // tenant-lifecycle.test.ts.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '../helpers/poll.ts';
@@ -70,7 +70,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
 
   before(async () => {
     portBase = await freePortBase(MEMBERS);
-    up = startUp({ dataDir: dir, portBase, members: MEMBERS });
+    up = startUp({ dataDir: dir, portBase, members: MEMBERS, extraArgs: ['--audit-log-path', join(dir, 'audit.log')] });
     await up.summary;
     ids = readyIds(up.stdout());
   });
@@ -126,6 +126,22 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     assert.deepEqual(names(ok(await acme(['get', 'ns']), 'acme get ns')), [...SYSTEM_NAMESPACES, 'shop'].sort());
     const everything = ok(await acme(['get', 'all', '-A']), 'acme get all -A') + ok(await globex(['get', 'all', '-A', '-o', 'yaml']), 'globex get all');
     assert.doesNotMatch(everything, new RegExp(`${ids.acme}|${ids.globex}`));
+  });
+
+  it('keeps its logs in DIR/warren.log without --verbose, and the gateway audit in --audit-log-path', async () => {
+    assert.match(up!.stdout(), new RegExp(`^Logs: \\S+/warren\\.log   Audit: \\S+/audit\\.log$`, 'm'));
+    const logLines = readFileSync(join(dir, 'warren.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg?: string; component: string });
+    assert.ok(logLines.length > 0 && logLines.every((l) => ['debug', 'info', 'warn', 'error'].includes(l.level) && l.component === 'warren'), 'JSON lines with a level');
+    assert.equal(up!.stderr().match(/"level":/g), null, 'nothing on stderr without --verbose');
+    ok(await acme(['get', 'configmaps', '-n', 'default']), 'acme get cm');
+    const events = await eventually(async () => {
+      const text = existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8') : '';
+      const parsed = text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; apiVersion: string; verb: string; user: { username: string }; objectRef?: { resource?: string; namespace?: string } });
+      return parsed.some((e) => e.objectRef?.resource === 'configmaps' && e.verb === 'list') ? parsed : undefined;
+    }, 'the list of configmaps in the audit log', { timeoutMs: 30_000, intervalMs: 200 });
+    const list = events.find((e) => e.objectRef?.resource === 'configmaps' && e.verb === 'list')!;
+    assert.deepEqual([list.apiVersion, list.kind, list.objectRef?.namespace], ['audit.k8s.io/v1', 'Event', 'default']);
+    assert.match(list.user.username, /alice/);
   });
 
   it('namespaces a tenant creates carry its Pod Security level upstream', async () => {
@@ -208,7 +224,7 @@ describe('warren up from an empty data dir', { timeout: 180_000 }, () => {
     assert.match(up!.stdout(), /^stopping\.\.\.$/m);
     assert.equal(up!.stderr(), '');
 
-    up = startUp({ dataDir: dir, portBase, members: MEMBERS });
+    up = startUp({ dataDir: dir, portBase, members: MEMBERS, extraArgs: ['--audit-log-path', join(dir, 'audit.log')] });
     await up.summary;
     assert.deepEqual(readyIds(up.stdout()), ids, 'same ids after restart');
     await assertReadyzGated(up, false);

@@ -10,6 +10,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import { allNamespacesPath, type TemplateResource } from './template-resources.ts';
 import { MANAGED_LABEL, PERMANENT_ID_LABEL } from './member-labels.ts';
 import { memberView } from './member-view.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export type ConnectMember = (cluster: Cluster, secret: { data?: Record<string, string> } | undefined) => Upstream;
 
@@ -74,7 +75,7 @@ export function createMemberPool(options: {
     try {
       client = options.connect(cluster, secret);
     } catch (err) {
-      options.log(`propagation: cannot connect to member ${name}: ${String(err)}`);
+      options.log(levelled('warn', `propagation: cannot connect to member ${name}: ${String(err)}`));
       return undefined;
     }
     const member: Member = { version, client, informers: new Map() };

@@ -13,6 +13,7 @@ import type { MemberPool } from './member-pool.ts';
 import { MANAGED_LABEL } from './member-labels.ts';
 import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts';
 import { allNamespacesPath, isNamespaceRow, TEMPLATE_RESOURCES } from './template-resources.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 const NAMESPACE_ROW = { group: '', kind: 'Namespace', clusterScoped: true } as const;
 
@@ -20,7 +21,7 @@ export async function purgeTenantFromMembers(informers: EngineInformers, members
   for (const cluster of informers.clusters.store.values()) {
     const name = cluster.metadata.name ?? '';
     if (cluster.status?.conditions?.some((c) => c.type === 'Ready' && c.status !== 'True')) {
-      log(`propagation: member ${name} is not ready; tenant ${tenantId}'s namespaces there are left for later cleanup`);
+      log(levelled('warn', `propagation: member ${name} is not ready; tenant ${tenantId}'s namespaces there are left for later cleanup`));
       continue;
     }
     const client = await members.client(cluster);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../../core/types.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { rfc3339 } from './conditions.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -77,7 +78,7 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
         if (res.status !== 201) throw new Error(`HTTP ${res.status}`);
         last.set(uid, { name, namespace, count: 1, key });
       } catch (err) {
-        log(`event ${reason} on ${obj.kind ?? ''} ${obj.metadata.name ?? ''} not recorded: ${String(err)}`);
+        log(levelled('warn', `event ${reason} on ${obj.kind ?? ''} ${obj.metadata.name ?? ''} not recorded: ${String(err)}`));
       }
     },
   };

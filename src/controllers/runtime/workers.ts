@@ -2,6 +2,7 @@
 // reconcile; requeueAfterMs schedules the key again, a thrown error retries it
 // after the key's backoff, success forgets that backoff.
 import type { WorkQueue } from './work-queue.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export interface ReconcileResult {
   requeueAfterMs?: number;
@@ -32,7 +33,7 @@ export function startWorkers(options: {
         if (result?.requeueAfterMs !== undefined && !stopped) queue.addAfter(key, result.requeueAfterMs);
       } catch (err) {
         if (!stopped) {
-          log(`${options.name}: reconcile ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
+          log(levelled('warn', `${options.name}: reconcile ${key} failed: ${err instanceof Error ? err.message : String(err)}`));
           queue.addRateLimited(key);
         }
       } finally {

@@ -14,6 +14,7 @@ import { ResourceCache } from './resource-cache.ts';
 import { shapeOf, type ResourceShape } from './resource-shape.ts';
 import { WatchSession, type WatchSink } from './watch-session.ts';
 import { probeUpstreamVersion } from '../../kube/upstream-version.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export type CacheRequest = Pick<ForwardedRequest, 'path' | 'query' | 'namespaced' | 'class'>;
 
@@ -125,7 +126,7 @@ export function createSharedCache(upstream: Upstream, options: SharedCacheOption
     let pending = entries.get(request.path);
     if (!pending) {
       pending = open(request.path, request.namespaced || request.class === 'tenant-custom').catch((err: unknown) => {
-        log(`shared cache ${request.path}: ${String(err)}`);
+        log(levelled('warn', `shared cache ${request.path}: ${String(err)}`));
         return undefined;
       });
       entries.set(request.path, pending);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { alignColumns, buildStatusReport, formatStatusText } from '../../../src/cli/status-report.ts';
+import { alignedLines } from '../../../src/cli/object-printer.ts';
+import { buildStatusReport, formatStatusText } from '../../../src/cli/status-report.ts';
 import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../../../src/core/propagation/karmada-types.ts';
 
@@ -103,10 +104,10 @@ test('formatStatusText: empty sections say what to do next', () => {
   assert.doesNotMatch(formatStatusText(buildStatusReport({ tenants: [acme], clusters: [], bindings: [] })), /MESSAGE/, 'no MESSAGE column when every tenant is Ready');
 });
 
-test('alignColumns: every column starts at the same offset on every row (property)', () => {
+test('alignedLines: every column starts at the same offset on every row (property)', () => {
   const word = fc.stringMatching(/^[a-z0-9:/,-]{1,12}$/);
   fc.assert(fc.property(fc.integer({ min: 2, max: 6 }).chain((n) => fc.array(fc.array(word, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })), (rows) => {
-    const lines = alignColumns(rows);
+    const lines = alignedLines(rows);
     for (let col = 1; col < rows[0]!.length; col++) {
       const offsets = rows.map((r, i) => {
         let at = 0;

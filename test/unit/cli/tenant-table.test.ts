@@ -2,7 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { alignColumns, formatTenants, parseTenantOutput } from '../../../src/cli/tenant-table.ts';
+import { alignColumns, parseOutput } from '../../../src/cli/object-printer.ts';
+import { formatTenants } from '../../../src/cli/tenant-table.ts';
 import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
 
 const now = new Date('2026-01-01T12:00:00Z');
@@ -52,8 +53,8 @@ describe('tenant table', () => {
   });
 
   it('unknown -o is refused with the formats allowed', () => {
-    assert.equal(parseTenantOutput(undefined), 'table');
-    assert.throws(() => parseTenantOutput('toml'), /allowed formats are: wide,json,yaml,name/);
+    assert.equal(parseOutput(undefined), 'table');
+    assert.throws(() => parseOutput('toml'), /allowed formats are: wide,json,yaml,name/);
   });
 
   it('alignColumns: nothing in, nothing out', () => {

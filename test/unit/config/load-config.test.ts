@@ -84,7 +84,7 @@ describe('loadConfig', () => {
   }
 
   it('a missing kubeconfig is named with the ways to give it', () => {
-    assert.deepEqual(problems(() => loadConfig({ env: {}, flags: {} })), ['upstream.kubeconfig: required unless upstream.inCluster is true (--upstream-kubeconfig, WARREN_UPSTREAM_KUBECONFIG)']);
+    assert.deepEqual(problems(() => loadConfig({ env: {}, flags: {} })), ['upstream.kubeconfig: required unless upstream.inCluster is true (--kubeconfig, WARREN_UPSTREAM_KUBECONFIG)']);
   });
 
   it('a missing file is one clear problem', () => {

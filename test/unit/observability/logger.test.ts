@@ -4,6 +4,10 @@ import { Writable } from 'node:stream';
 import { createLogger, lineLogger, type LogLevelName } from '../../../src/observability/logger.ts';
 import { currentAuditID, openRequestScope, runInRequestScope } from '../../../src/observability/log-context.ts';
 import { createSecurityLog } from '../../../src/gateway/security-log.ts';
+import { levelled } from '../../../src/observability/log-line.ts';
+import { startInformer } from '../../../src/kube/informer.ts';
+import type { Upstream } from '../../../src/kube/upstream.ts';
+import { eventually } from '../../helpers/poll.ts';
 
 function capture(level: LogLevelName = 'debug'): { log: (line: string) => void; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
@@ -74,5 +78,32 @@ describe('structured logs', () => {
       }
     })));
     for (const line of lines()) assert.equal(line.auditID, line.id);
+  });
+});
+
+describe('levelled lines: what an operator must see is not info', () => {
+  it('levelled() carries its level and message through lineLogger, and fields beside them', () => {
+    const { log, lines } = capture();
+    log(levelled('warn', 'informer /api/v1/secrets: connect ECONNREFUSED 127.0.0.1:6444', { attempt: 3 }));
+    log(levelled('error', 'leader election: warren-0 failed to renew lease warren-system/warren within 10000 ms'));
+    assert.deepEqual(lines().map((l) => [l.level, l.msg, l.attempt]), [
+      ['warn', 'informer /api/v1/secrets: connect ECONNREFUSED 127.0.0.1:6444', 3],
+      ['error', 'leader election: warren-0 failed to renew lease warren-system/warren within 10000 ms', undefined],
+    ]);
+  });
+
+  it('an informer whose upstream is unreachable says so at warn, not info', async () => {
+    const logged: string[] = [];
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const upstream = { request: () => Promise.reject(refused), stream: () => Promise.reject(refused) } as unknown as Upstream;
+    const informer = startInformer({ upstream, listPath: '/api/v1/secrets', log: (line) => logged.push(line), backoff: { initialMs: 5, maxMs: 10 } });
+    try {
+      await eventually(async () => (logged.length > 0 ? true : undefined), 'a log line about the refused list', { timeoutMs: 30_000, intervalMs: 5 });
+    } finally {
+      informer.stop();
+    }
+    const first = JSON.parse(logged[0]!) as { level: string; msg: string };
+    assert.equal(first.level, 'warn');
+    assert.match(first.msg, /^informer \/api\/v1\/secrets: .*ECONNREFUSED/);
   });
 });
