@@ -23,6 +23,8 @@ export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
   { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', hasStatus: true },
   { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', hasStatus: true },
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', hasStatus: true },
+  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', hasStatus: true },
+  { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', hasStatus: true },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', hasStatus: true },
   { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', hasStatus: true },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', hasStatus: true },

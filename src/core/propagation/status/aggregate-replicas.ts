@@ -14,6 +14,7 @@ export const SUM_RULES: Record<string, SumRule> = {
   Deployment: { omitEmpty: ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'], always: [] },
   StatefulSet: { omitEmpty: ['availableReplicas', 'currentReplicas', 'readyReplicas', 'updatedReplicas'], always: ['replicas'] },
   ReplicaSet: { omitEmpty: ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], always: ['replicas'] },
+  ReplicationController: { omitEmpty: ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], always: ['replicas'] },
   DaemonSet: { omitEmpty: ['numberAvailable', 'updatedNumberScheduled', 'numberUnavailable'], always: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'] },
 };
 

@@ -20,6 +20,7 @@ const RULES: Record<string, Rule> = {
     && !(typeof spec.replicas === 'number' && int(s.updatedReplicas) < spec.replicas)
     && int(s.availableReplicas) >= int(s.updatedReplicas),
   ReplicaSet: (o, s, spec) => observed(o, s) && !(typeof spec.replicas === 'number' && int(s.availableReplicas) < spec.replicas),
+  ReplicationController: (o, s, spec) => observed(o, s) && !(typeof spec.replicas === 'number' && int(s.availableReplicas) < spec.replicas),
   DaemonSet: (o, s) => observed(o, s)
     && int(s.updatedNumberScheduled) >= int(s.desiredNumberScheduled)
     && int(s.numberAvailable) >= int(s.updatedNumberScheduled),

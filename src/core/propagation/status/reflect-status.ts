@@ -20,6 +20,7 @@ const REFLECTORS: Record<string, Reflector> = {
   Deployment: (obj, s) => withGeneration(obj, { ...pickInts(s, ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'observedGeneration']), ...deploymentConditionsOf(s) }),
   StatefulSet: (obj, s) => withGeneration(obj, pickInts(s, ['availableReplicas', 'currentReplicas', 'readyReplicas', 'updatedReplicas', 'observedGeneration'], ['replicas'])),
   ReplicaSet: (obj, s) => withGeneration(obj, pickInts(s, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], ['replicas'])),
+  ReplicationController: (obj, s) => withGeneration(obj, pickInts(s, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], ['replicas'])),
   DaemonSet: (obj, s) => withGeneration(obj, pickInts(s, ['numberAvailable', 'updatedNumberScheduled', 'numberUnavailable', 'observedGeneration'],
     ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'])),
   Job: (_obj, s) => ({ ...pickInts(s, ['active', 'succeeded', 'failed']), ...pick(s, ['conditions', 'startTime', 'completionTime']) }),

@@ -1,11 +1,12 @@
 // Replicas of a resource template, and rewriting them per cluster, as Karmada's
 // default interpreter does (resourceinterpreter/default/native: replica.go,
 // revisereplica.go):
-//   Deployment, StatefulSet, ReplicaSet  spec.replicas (kube defaults it to 1)
+//   Deployment, StatefulSet, ReplicaSet,
+//   ReplicationController                spec.replicas (kube defaults it to 1)
 //   Job                                  spec.parallelism (default 1), capped by spec.completions
 //   Pod                                  always 1
 //   anything else                        0: not divided, propagated whole
-// ReplicaSet is Warren's addition (Karmada has no replica interpreter for it).
+// ReplicaSet and ReplicationController are Warren's additions (Karmada has no replica interpreter for them).
 import type { KubeObject } from '../../types.ts';
 import type { ReplicaRequirements } from '../karmada-types.ts';
 import { podSpecOf } from './pod-template.ts';
@@ -16,7 +17,7 @@ export interface TemplateReplicas {
   replicaRequirements?: ReplicaRequirements;
 }
 
-const SPEC_REPLICAS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet']);
+const SPEC_REPLICAS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
 
 function spec(obj: KubeObject): Record<string, unknown> {
   const s = obj.spec;
