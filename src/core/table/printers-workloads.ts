@@ -41,6 +41,23 @@ export const replicaSetPrinter: Printer = {
   },
 };
 
+/** kube's replicationControllerColumnDefinitions: a ReplicaSet's columns, the selector a plain label map. */
+export const replicationControllerPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    col('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
+    col('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
+    col('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+    AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, selectorColumn(LABEL_QUERY),
+  ],
+  cells(o, now) {
+    const spec = rec(o.spec);
+    const status = rec(o.status);
+    const [names, images] = containerCells(templateSpec(o));
+    return [o.metadata.name ?? '', int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageSince(o.metadata.creationTimestamp, now), names, images, formatLabels(spec.selector)];
+  },
+};
+
 export const statefulSetPrinter: Printer = {
   columns: [NAME_COLUMN, col('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
   cells(o, now) {

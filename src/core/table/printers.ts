@@ -6,7 +6,7 @@ import { resourceKey } from '../resources/resource-def.ts';
 import { rfc3339 } from './cell-format.ts';
 import { podPrinter } from './printer-pod.ts';
 import {
-  controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter,
+  controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter,
 } from './printers-workloads.ts';
 import {
   configMapPrinter, createdAtPrinter, endpointsPrinter, namespacePrinter, nodePrinter, resourceQuotaPrinter, secretPrinter,
@@ -39,6 +39,7 @@ const PRINTERS: Record<string, Printer> = {
   limitranges: createdAtPrinter,
   'deployments.apps': deploymentPrinter,
   'replicasets.apps': replicaSetPrinter,
+  replicationcontrollers: replicationControllerPrinter,
   'statefulsets.apps': statefulSetPrinter,
   'daemonsets.apps': daemonSetPrinter,
   'controllerrevisions.apps': controllerRevisionPrinter,
