@@ -15,7 +15,7 @@ function ok(r: RunResult, what: string): string {
   return r.stdout;
 }
 
-describe('warren member', { timeout: 180_000 }, () => {
+describe('warren member', { timeout: 420_000 }, () => {
   let dir: string;
   let up: UpProcess | undefined;
   let extra: WarrenProcess | undefined;

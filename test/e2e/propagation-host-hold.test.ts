@@ -160,7 +160,11 @@ spec:
     assert.deepEqual(afterwards.spec, before.spec, 'the held spec is unchanged');
     assert.deepEqual(afterwards.metadata.labels, before.metadata.labels, 'labels unchanged');
     assert.equal(afterwards.metadata.annotations?.[`${MARK}/replicas`], '4');
-    assert.ok(!/100|50/.test(afterwards.metadata.annotations?.[`${MARK}/status`] ?? ''), 'no forged status recorded');
+    // The forged writes asked for 100 and 50 replicas; the recorded status's counts are the engine's
+    // (its conditions carry times, where "50" may well appear).
+    const recorded = JSON.parse(afterwards.metadata.annotations?.[`${MARK}/status`] ?? '{}') as Record<string, unknown>;
+    const counts = Object.entries(recorded).filter(([, v]) => typeof v === 'number').map(([, v]) => v);
+    assert.ok(!counts.includes(100) && !counts.includes(50), `no forged status recorded: ${JSON.stringify(recorded)}`);
     assert.equal((await env.run('acme', 'get', 'deployment', 'forged')).code, 1, 'the forged Deployment was not created');
     // The other tenant reaches nothing of acme's: its own default namespace has no web.
     const other = await env.run('globex', 'get', 'deployment', 'web', '-n', 'default');
