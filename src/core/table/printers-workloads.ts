@@ -25,38 +25,37 @@ export const deploymentPrinter: Printer = {
   },
 };
 
-export const replicaSetPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    col('Desired', 'integer', 'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset'),
-    col('Current', 'integer', 'Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset'),
-    col('Ready', 'integer', 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.'),
-    AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, selectorColumn(LABEL_QUERY),
-  ],
-  cells(o, now) {
-    const spec = rec(o.spec);
-    const status = rec(o.status);
-    const [names, images] = containerCells(templateSpec(o));
-    return [o.metadata.name ?? '', int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageSince(o.metadata.creationTimestamp, now), names, images, selectorString(spec.selector)];
-  },
-};
+/**
+ * ReplicaSets' and ReplicationControllers' columns (kube's replicaSetColumnDefinitions and
+ * replicationControllerColumnDefinitions): the same cells, each with kube's own descriptions;
+ * a ReplicaSet's selector is a LabelSelector, an RC's a plain label map.
+ */
+function replicaPrinter(describe: { desired: string; current: string; ready: string }, selector: (spec: Record<string, unknown>) => string): Printer {
+  return {
+    columns: [
+      NAME_COLUMN, col('Desired', 'integer', describe.desired), col('Current', 'integer', describe.current), col('Ready', 'integer', describe.ready),
+      AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, selectorColumn(LABEL_QUERY),
+    ],
+    cells(o, now) {
+      const spec = rec(o.spec);
+      const status = rec(o.status);
+      const [names, images] = containerCells(templateSpec(o));
+      return [o.metadata.name ?? '', int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageSince(o.metadata.creationTimestamp, now), names, images, selector(spec)];
+    },
+  };
+}
 
-/** kube's replicationControllerColumnDefinitions: a ReplicaSet's columns, the selector a plain label map. */
-export const replicationControllerPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    col('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
-    col('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller'),
-    col('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
-    AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, selectorColumn(LABEL_QUERY),
-  ],
-  cells(o, now) {
-    const spec = rec(o.spec);
-    const status = rec(o.status);
-    const [names, images] = containerCells(templateSpec(o));
-    return [o.metadata.name ?? '', int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageSince(o.metadata.creationTimestamp, now), names, images, formatLabels(spec.selector)];
-  },
-};
+export const replicaSetPrinter: Printer = replicaPrinter({
+  desired: 'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset',
+  current: 'Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset',
+  ready: 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
+}, (spec) => selectorString(spec.selector));
+
+export const replicationControllerPrinter: Printer = replicaPrinter({
+  desired: 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+  current: 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+  ready: 'The number of ready replicas for this replication controller.',
+}, (spec) => formatLabels(spec.selector));
 
 export const statefulSetPrinter: Printer = {
   columns: [NAME_COLUMN, col('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
