@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Cluster, Taint, TaintEffect } from '../core/propagation/karmada-types.ts';
 import { ageSince } from '../core/table/human-duration.ts';
-import { formatObjects, parseOutput, type Columns, type PrintOptions } from './object-printer.ts';
+import { formatObjects, parseOutput, printObjects, type Columns, type PrintOptions } from './object-printer.ts';
 import { CLUSTERS_PATH, ensureMemberCluster, removeMemberCluster } from '../up/register-members.ts';
 import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import type { Upstream } from '../kube/upstream.ts';
@@ -110,12 +110,7 @@ async function showClusters(upstream: Upstream, io: CliIo, names: string[], valu
     if (answer.status !== 200) fail(`cannot list clusters: HTTP ${answer.status}`);
     clusters = answer.body.items ?? [];
   }
-  if (clusters.length === 0 && (output === 'table' || output === 'wide')) {
-    io.err('No member clusters registered.\n');
-    return 0;
-  }
-  io.out(formatClusters(clusters, { output, noHeaders: bool(values, 'no-headers'), now: new Date(), single: names.length === 1 }));
-  return 0;
+  return printObjects(io, clusters, CLUSTER_COLUMNS, { output, noHeaders: bool(values, 'no-headers'), now: new Date(), single: names.length === 1, empty: 'No member clusters registered.' });
 }
 
 async function readMemberKubeconfig(path: string | undefined): Promise<string> {

@@ -42,6 +42,16 @@ export interface PrintOptions {
   single: boolean;
 }
 
+/**
+ * Prints what `list`/`get` fetched as kubectl does: nothing to show in a table is one line on
+ * stderr (kubectl's "No resources found"), anything else goes to stdout in the asked format.
+ */
+export function printObjects<T>(write: { out(text: string): void; err(text: string): void }, items: T[], columns: Columns<T>, options: PrintOptions & { empty: string }): number {
+  if (items.length === 0 && (options.output === 'table' || options.output === 'wide')) write.err(`${options.empty}\n`);
+  else write.out(formatObjects(items, columns, options));
+  return 0;
+}
+
 export function formatObjects<T>(items: T[], columns: Columns<T>, options: PrintOptions): string {
   switch (options.output) {
     case 'name':

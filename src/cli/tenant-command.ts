@@ -10,8 +10,8 @@ import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { createProgress, describeTenant } from './progress.ts';
 import { buildTenantSpec } from './tenant-spec-flags.ts';
-import { parseOutput } from './object-printer.ts';
-import { formatTenants } from './tenant-table.ts';
+import { parseOutput, printObjects } from './object-printer.ts';
+import { TENANT_COLUMNS } from './tenant-table.ts';
 
 function fail(message: string): never {
   throw new Error(message);
@@ -72,12 +72,7 @@ async function show(upstream: Upstream, io: CliIo, names: string[], values: Comm
     if (answer.status !== 200) fail(`cannot list tenants: ${messageOf(answer.body, answer.status)}`);
     tenants = answer.body.items ?? [];
   }
-  if (tenants.length === 0 && (output === 'table' || output === 'wide')) {
-    io.err('No tenants found.\n');
-    return 0;
-  }
-  io.out(formatTenants(tenants, { output, noHeaders: bool(values, 'no-headers'), now: new Date(), single: names.length === 1 }));
-  return 0;
+  return printObjects(io, tenants, TENANT_COLUMNS, { output, noHeaders: bool(values, 'no-headers'), now: new Date(), single: names.length === 1, empty: 'No tenants found.' });
 }
 
 async function remove(upstream: Upstream, io: CliIo, name: string, values: CommandInput['values']): Promise<number> {

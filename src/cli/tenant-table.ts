@@ -10,7 +10,7 @@ function readyMessage(t: Tenant): string {
   return ready && ready.status !== 'True' ? `${ready.reason ?? ''}${ready.message ? `: ${ready.message}` : ''}` : '';
 }
 
-const TENANT_COLUMNS: Columns<Tenant> = {
+export const TENANT_COLUMNS: Columns<Tenant> = {
   header: ['NAME', 'ID', 'PHASE', 'AGE'],
   wideHeader: ['ADMINS', 'NAMESPACES', 'CLUSTERS', 'MESSAGE'],
   cells: (t, now) => [t.metadata.name ?? '', t.status?.id ?? '<none>', t.status?.phase ?? 'Pending', ageSince(t.metadata.creationTimestamp, now)],
