@@ -128,7 +128,7 @@ export const COMMANDS: CommandSpec[] = [
       only(['add'], { name: 'region', type: 'string', value: 'R', help: 'spec.region' }),
       only(['add'], { name: 'zone', type: 'string', value: 'Z', help: 'spec.zone' }),
       only(['add'], { name: 'label', type: 'string', multiple: true, value: 'k=v', help: 'a label (repeatable)' }),
-      only(['add'], { name: 'taint', type: 'string', multiple: true, value: 'k=v:Effect', help: 'a taint (repeatable)' }),
+      only(['add'], { name: 'taint', type: 'string', multiple: true, value: 'k=v:Effect', help: 'a taint (repeatable); the given set replaces the member\'s, none keeps it, --taint= clears it' }),
       ...HOST_FLAGS.filter((f) => f.name !== 'upstream-kubeconfig'),
       // Before --cluster-kubeconfig, `member add` took the member's as --kubeconfig and the host's as this.
       { name: 'upstream-kubeconfig', type: 'string', value: 'FILE', help: 'Deprecated: the host kubeconfig (then --kubeconfig is the member\'s)', hidden: true },

@@ -36,6 +36,16 @@ export function memberNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The platform taints `member add` sets: undefined when no --taint was given (a re-add keeps the member's
+ * taints, as it keeps its provider, region and zone), [] for `--taint=` (clear them), else exactly those given.
+ */
+export function memberTaints(given: string[]): Taint[] | undefined {
+  if (given.length === 0) return undefined;
+  if (given.length === 1 && given[0] === '') return [];
+  return given.map(parseTaint);
+}
+
 /** kubectl taint syntax: key=value:Effect or key:Effect. */
 export function parseTaint(text: string): Taint {
   const colon = text.lastIndexOf(':');
@@ -138,7 +148,7 @@ export async function runMemberCommand({ io, values, positionals }: CommandInput
   // Everything the admin typed is checked before the host is contacted.
   const memberKubeconfig = verb === 'add' ? await readMemberKubeconfig(kubeconfigs.member) : '';
   const labels = Object.fromEntries(list(values, 'label').map(parseLabel));
-  const taints = list(values, 'taint').map(parseTaint);
+  const taints = memberTaints(list(values, 'taint'));
   const upstream = hostUpstream({ ...hostFlags(values), kubeconfig: kubeconfigs.host }, io.env);
   try {
     switch (verb) {

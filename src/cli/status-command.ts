@@ -26,9 +26,22 @@ async function listAll<T>(upstream: Upstream, path: string): Promise<T[]> {
   return answer.body.items ?? [];
 }
 
+/**
+ * The Tenants. Unlike the other kinds, a 404 here is the admin's mistake, not an empty section: a tenant's
+ * kubeconfig (the gateway serves tenants no Tenant API) or a host Warren has never run on.
+ */
+async function listTenants(upstream: Upstream): Promise<Tenant[]> {
+  const answer = await upstream.request<{ items?: Tenant[]; message?: string }>('GET', TENANTS_PATH);
+  if (answer.status === 404) {
+    throw new Error('this cluster serves no Tenant API (tenancy.warren.dev): warren status needs the host cluster\'s admin kubeconfig (--kubeconfig), not a tenant\'s, on a host where `warren serve` or `warren up` has run');
+  }
+  if (answer.status !== 200) throw new Error(`cannot list ${TENANTS_PATH}: ${answer.body.message ?? `HTTP ${answer.status}`}`);
+  return answer.body.items ?? [];
+}
+
 export async function fetchStatus(upstream: Upstream): Promise<StatusReport> {
   const [tenants, clusters, bindings, clusterBindings] = await Promise.all([
-    listAll<Tenant>(upstream, TENANTS_PATH),
+    listTenants(upstream),
     listAll<Cluster>(upstream, CLUSTERS_PATH),
     listAll<ResourceBinding>(upstream, BINDINGS_PATH),
     listAll<ResourceBinding>(upstream, CLUSTER_BINDINGS_PATH),

@@ -22,7 +22,8 @@ export interface MemberRegistration {
   region?: string | undefined;
   zone?: string | undefined;
   labels?: Record<string, string>;
-  taints?: Taint[];
+  /** The platform's taints; undefined keeps those the Cluster has (a re-add without --taint changes none). */
+  taints?: Taint[] | undefined;
 }
 
 /** The server of the kubeconfig's current context: the Cluster's spec.apiEndpoint. */
@@ -85,8 +86,10 @@ export async function ensureMemberCluster(upstream: Upstream, reg: MemberRegistr
     return 'created';
   }
   if (current.status !== 200) throw statusError(current.status, current.body);
-  const health = (current.body.spec.taints ?? []).filter((t) => t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
-  const desired = buildMemberCluster(reg, health);
+  const isHealth = (t: Taint): boolean => t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE;
+  const health = (current.body.spec.taints ?? []).filter(isHealth);
+  const platform = reg.taints ?? (current.body.spec.taints ?? []).filter((t) => !isHealth(t));
+  const desired = buildMemberCluster({ ...reg, taints: platform }, health);
   const updated: Cluster = {
     ...current.body,
     metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, ...desired.metadata.labels } },

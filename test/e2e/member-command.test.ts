@@ -73,14 +73,17 @@ describe('warren member', { timeout: 420_000 }, () => {
     assert.deepEqual(rows[0], ['NAME', 'VERSION', 'MODE', 'READY', 'AGE']);
     const again = ok(await member(['add', 'extra', '--cluster-kubeconfig', extra!.kubeconfigPath]), 'member add again');
     assert.equal(again, 'cluster.cluster.karmada.io/extra configured\n');
+    const kept = JSON.parse(ok(await host(['get', 'clusters.cluster.karmada.io', 'extra', '-o', 'json']), 'get cluster after re-add'));
+    assert.ok(kept.spec.taints.some((t: { key: string }) => t.key === 'dedicated'), 'a re-add without --taint keeps the taints, as it keeps provider, region and zone');
+    assert.equal(kept.spec.region, 'eu');
   });
 
   it('list and get print as kubectl get does: -o wide|name|json|yaml, --no-headers, a missing name fails', async () => {
     const wide = table(ok(await member(['list', '-o', 'wide']), 'member list -o wide'));
     assert.deepEqual(wide[0], ['NAME', 'VERSION', 'MODE', 'READY', 'AGE', 'PROVIDER', 'REGION', 'ZONE', 'TAINTS']);
     const extraRow = wide.find((r) => r[0] === 'extra');
-    // The second `member add extra` above named no taint, so extra has none now (taint cells: test/unit/cli/member-table.test.ts).
-    assert.deepEqual(extraRow?.slice(5), ['onprem', 'eu', 'eu-1', '<none>']);
+    // The second `member add extra` above named no taint, so extra keeps the first one's.
+    assert.deepEqual(extraRow?.slice(5), ['onprem', 'eu', 'eu-1', 'dedicated=gpu:NoSchedule']);
     assert.equal(ok(await member(['get', 'extra', 'member1', '-o', 'name']), 'member get -o name'), 'cluster.cluster.karmada.io/extra\ncluster.cluster.karmada.io/member1\n');
     const one = JSON.parse(ok(await member(['get', 'extra', '-o', 'json']), 'member get -o json'));
     assert.equal(one.kind, 'Cluster');
@@ -96,6 +99,9 @@ describe('warren member', { timeout: 420_000 }, () => {
     const badOutput = await member(['list', '-o', 'toml']);
     assert.equal(badOutput.code, 1);
     assert.match(badOutput.stderr, /allowed formats are: wide,json,yaml,name/);
+    ok(await member(['add', 'extra', '--cluster-kubeconfig', extra!.kubeconfigPath, '--taint=']), 'member add --taint= (clear)');
+    const cleared = table(ok(await member(['get', 'extra', '-o', 'wide']), 'member get -o wide after clearing'));
+    assert.equal(cleared[1]?.[8], '<none>');
   });
 
   it('remove deletes both; removing again fails', async () => {

@@ -93,5 +93,10 @@ describe('warren status', { timeout: 180_000 }, () => {
     const none = await warren(['status', '--data-dir', join(dir, 'nowhere')]);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /no host kubeconfig/);
+    // A tenant's kubeconfig reaches the gateway, which serves tenants no Tenant API: not "No tenants".
+    const asTenant = await warren(['status', '--kubeconfig', join(dir, 'up', 'tenants', 'acme.kubeconfig')]);
+    assert.equal(asTenant.code, 1, asTenant.stdout);
+    assert.match(asTenant.stderr, /needs the host cluster's admin kubeconfig/);
+    assert.doesNotMatch(asTenant.stdout, /No tenants/);
   });
 });
