@@ -13,7 +13,7 @@ const API_VERSIONS: Record<string, string[]> = { apps: ['apps/v1'], batch: ['bat
 
 const created = fc.constantFrom(...HELD_KINDS).chain((kind) => fc.record({
   apiVersion: fc.constantFrom(...API_VERSIONS[kind.group]!),
-  values: fc.record(Object.fromEntries(kind.fields.map((f) => [f.name, fc.option(f.type === 'count' ? fc.nat(500) : fc.boolean(), { nil: undefined })]))),
+  values: fc.record(Object.fromEntries(kind.fields.map((f) => [f.name, fc.option((f.type === 'count' ? fc.nat(500) : fc.boolean()) as fc.Arbitrary<number | boolean>, { nil: undefined })]))),
   nodeSelector: fc.option(fc.dictionary(fc.constantFrom('disk', 'zone', 'kubernetes.io/os'), fc.constantFrom('ssd', 'a', 'linux'), { minKeys: 1 }), { nil: undefined }),
 }).map(({ apiVersion, values, nodeSelector }) => {
   const spec: Record<string, unknown> = { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], ...(nodeSelector ? { nodeSelector } : {}) } } };
