@@ -151,6 +151,8 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const served = watchServedResources({
     upstream,
     resources: TEMPLATE_RESOURCES.filter((r) => !isOnDemand(r)),
+    // A fallback row is not asked about once its newer version is watched (a 1.21+ host would be asked every minute).
+    wanted: (r) => !(r.fallbackFor && otherVersionOf(r) !== undefined && templates.has(otherVersionOf(r)!)),
     ...(settings.discoveryIntervalMs !== undefined ? { intervalMs: settings.discoveryIntervalMs } : {}),
     onServed: (r) => {
       if (stopped || templates.has(r)) return;
