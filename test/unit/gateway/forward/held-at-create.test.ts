@@ -10,7 +10,7 @@ import type { RequestInfo } from '../../../../src/core/request-info.ts';
 import type { Upstream, UpstreamResponse } from '../../../../src/kube/upstream.ts';
 import { TENANT_LABEL } from '../../../../src/core/tenancy/tenant-id.ts';
 import { fullyHeld } from '../../../../src/core/propagation/host-hold.ts';
-import { createClaimLookup, holdCreateIfClaimed } from '../../../../src/gateway/forward/held-at-create.ts';
+import { applyCreateHold, createClaimLookup, holdCreateIfClaimed } from '../../../../src/gateway/forward/held-at-create.ts';
 import type { PreparedRequest } from '../../../../src/gateway/forward/prepared-request.ts';
 import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
 
@@ -108,5 +108,14 @@ describe('holdCreateIfClaimed: only a create of a held kind is held', () => {
     }
     assert.equal(await holdCreateIfClaimed(undefined, ctx, info({}), p), p);
     assert.equal(asked, 0);
+  });
+
+  it('a server-side apply that creates a claimed workload is held too, only with the fields it names (no defaults)', async () => {
+    const applied: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: `${ID}-default` }, spec: { template: {} } };
+    const held = await applyCreateHold(yes, ctx, web)!(applied);
+    assert.ok(fullyHeld(held));
+    assert.equal(held.metadata.annotations?.['propagation.warren.dev/replicas'], undefined, 'no replicas named, none recorded');
+    assert.equal(await applyCreateHold(async () => false, ctx, web)!(applied), applied);
+    assert.equal(applyCreateHold(undefined, ctx, web), undefined);
   });
 });
