@@ -8,6 +8,7 @@ import type { Upstream } from '../kube/upstream.ts';
 import { startTenantDirectory } from './tenants/upstream-tenant-directory.ts';
 import type { TenantDirectory } from './tenant-directory.ts';
 import { createWriteAdmission, podSecurityLevelOf } from './admission/write-admission.ts';
+import { createClaimLookup } from './forward/held-at-create.ts';
 import { servePortal } from './portal/portal-routes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
@@ -159,6 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
       podSecurityOf: podSecurityLevelOf(directory),
+      claims: createClaimLookup(upstream, directory),
       admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),

@@ -65,6 +65,8 @@ export interface ServedResourcesWatchOptions<R extends ServedResource> {
   onMissing?: (r: R) => void;
   /** How often discovery is asked again while something is missing; default 60 s. */
   intervalMs?: number;
+  /** Whether a resource is still worth asking about (default: all); one no longer wanted is not asked for, nor waited for. */
+  wanted?: (r: R) => boolean;
 }
 
 /**
@@ -78,8 +80,11 @@ export function watchServedResources<R extends ServedResource>(options: ServedRe
   const missing = new Set<R>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  const wanted = options.wanted ?? (() => true);
+  const forgetUnwanted = (): void => { for (const r of missing) if (!wanted(r)) missing.delete(r); };
   const check = async (): Promise<void> => {
-    const pending = options.resources.filter((r) => !served.has(r));
+    forgetUnwanted();
+    const pending = options.resources.filter((r) => !served.has(r) && wanted(r));
     if (pending.length === 0) return;
     const answers = await checkServed(options.upstream, pending);
     if (stopped) return;
@@ -95,6 +100,7 @@ export function watchServedResources<R extends ServedResource>(options: ServedRe
         options.onServed(r);
       }
     }
+    forgetUnwanted(); // what this check's onServed made unwanted is not asked about again
   };
   const loop = (): void => {
     if (stopped || missing.size === 0) return;

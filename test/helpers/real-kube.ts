@@ -5,7 +5,7 @@
 // the last resort for a process that exits early, and a watchdog (below) stops
 // the set when the test process dies without calling it (a runner timeout, SIGKILL).
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +53,11 @@ export interface RealKubeStartOptions {
 
 export interface RealKubeSet {
   start(name: string, opts?: RealKubeStartOptions): Promise<RealKube>;
+  /**
+   * Removes `path` (a test's own temporary directory) with the set: in stopAll(), and by the watchdog when
+   * the process dies without it (a file killed at the runner's cap left its warren-real-serve-* behind).
+   */
+  adopt(path: string): void;
   /** Stops every control plane of this set and removes the set's directory. */
   stopAll(): Promise<void>;
 }
@@ -136,7 +141,7 @@ function startControllers(planeDir: string, controllers: string[]): void {
  * would stop them. stopAll() ends the pipe itself after cleaning up.
  */
 function startWatchdog(script: string, dir: string): ChildProcess {
-  const dog = spawn('bash', ['-c', 'cat > /dev/null; bash "$0" stop-all > /dev/null 2>&1; rm -rf "$WARREN_KUBE_DIR"', script], {
+  const dog = spawn('bash', ['-c', `cat > /dev/null; bash "$0" stop-all > /dev/null 2>&1; [ -f "$WARREN_KUBE_DIR/${ADOPTED}" ] && xargs -d '\\n' rm -rf < "$WARREN_KUBE_DIR/${ADOPTED}"; rm -rf "$WARREN_KUBE_DIR"`, script], {
     detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, WARREN_KUBE_DIR: dir },
   });
   dog.unref();
@@ -144,6 +149,19 @@ function startWatchdog(script: string, dir: string): ChildProcess {
   (dog.stdin as unknown as { _handle?: { unref?: () => void } } | null)?._handle?.unref?.();
   return dog;
 }
+
+/** Stops a control-plane daemon by its pid file as start-kube.sh's stop_pid does (TERM, up to 5 s, then KILL); the script's restart then finds it stopped. */
+async function stopDaemon(pidFile: string): Promise<void> {
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const alive = (): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  try { process.kill(pid, 'SIGTERM'); } catch { return; }
+  for (let i = 0; i < 50 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (alive()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+}
+
+/** The file in a set's directory listing the paths it removes with itself (adopt()), one a line. */
+const ADOPTED = 'adopted-paths';
 
 /** A set of control planes sharing one private state directory; start() may run concurrently. */
 export function realKubeSet(): RealKubeSet {
@@ -180,15 +198,23 @@ export function realKubeSet(): RealKubeSet {
       if (opts.controllers) startControllers(join(dir, name), opts.controllers);
       return {
         name, port, kubeconfigPath, kubeconfig: readFileSync(kubeconfigPath, 'utf8'), server: `https://127.0.0.1:${port}`,
-        restartApiserver: async () => { await timed(`${name} apiserver restarted`, locked('restart-apiserver', name)); },
-        restartEtcd: async () => { await timed(`${name} etcd restarted`, locked('restart-etcd', name)); },
+        // The fault (the stop) happens at once; only the start waits its turn for the lock. Stopped inside the
+        // lock, the stop itself waited behind other files' starts (220 s at load 40), and a test timing what
+        // follows the stop (watches ending) timed the queue instead.
+        restartApiserver: async () => { await stopDaemon(join(dir, name, 'apiserver.pid')); await timed(`${name} apiserver restarted`, locked('restart-apiserver', name)); },
+        restartEtcd: async () => { await stopDaemon(join(dir, name, 'etcd.pid')); await timed(`${name} etcd restarted`, locked('restart-etcd', name)); },
         stop: async () => { await sh('wipe', name); },
       };
+    },
+    adopt(path) {
+      appendFileSync(join(dir, ADOPTED), `${path}\n`);
     },
     async stopAll() {
       try {
         await sh('stop-all');
       } finally {
+        const adopted = existsSync(join(dir, ADOPTED)) ? readFileSync(join(dir, ADOPTED), 'utf8').split('\n').filter(Boolean) : [];
+        for (const path of adopted) rmSync(path, { recursive: true, force: true });
         rmSync(dir, { recursive: true, force: true });
         watchdog.stdin?.end();
       }

@@ -61,6 +61,7 @@ export function useRealPropagationEnv(name: string, tuning?: RealPropagationTuni
 
   before(async () => {
     kubes = realKubeSet();
+    kubes.adopt(root); // removed with the control planes, also when this process is killed
     const set = kubes;
     const [host, m1, m2] = await Promise.all([
       set.start('host', { controllers: KARMADA_HOST_CONTROLLERS }),

@@ -101,6 +101,7 @@ function must(r: RunResult, what: string): string {
 export async function startRealWarren(options: RealWarrenOptions = {}): Promise<RealWarren> {
   const dir = mkdtempSync(join(tmpdir(), 'warren-real-serve-'));
   const kubes = realKubeSet();
+  kubes.adopt(dir); // removed with the control planes, also when this process is killed
   let serve: WarrenServeProcess | undefined;
   const teardown = async (): Promise<void> => {
     try {

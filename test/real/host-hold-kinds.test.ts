@@ -12,10 +12,11 @@
 //     what it wrote (get -o yaml, the Table, scale, patch, rollout restart);
 //   - once the policy and the bindings are gone, they are released and the
 //     host runs them like any workload.
-// CronJobs are not here: the engine propagates batch/v1 CronJobs only, and 1.20
-// serves batch/v1beta1 (warren serve logs that it waits for batch/v1), so on
-// 1.20 a CronJob is never bound, never held, and runs on the host. Their hold
-// (suspend) is checked on the embedded host (e2e) and in unit tests.
+// Deployments (also in host-controllers.test.ts) and CronJobs are here too: a
+// CronJob as 1.20 serves it, batch/v1beta1, which the engine watches where
+// batch/v1 is not served.
+// The policy exists before the workloads: the gateway creates them held (hold
+// at create time), so the watches see no ReplicaSet, Job or pod of theirs, ever.
 // No kubelet runs: pods stay Pending, which is enough (the question is
 // whether they are made). A Node object stands in for a node, so that the
 // daemon controller has somewhere to put a DaemonSet's pod.
@@ -33,10 +34,19 @@ const RESOURCES = 'resources: { requests: { cpu: 10m, memory: 16Mi }, limits: { 
 const podTemplate = (app: string, restart = 'Always'): string =>
   `{ metadata: { labels: { app: ${app} } }, spec: { restartPolicy: ${restart}, containers: [{ name: c, image: busybox, command: [sleep, "3600"], ${RESOURCES} }] } }`;
 
-/** The six kinds, as a tenant writes them (name prefix `held-` or `local-`). */
+/** The seven kinds, as a tenant writes them (name prefix `held-` or `local-`). */
 function manifests(prefix: string): string {
   const n = (kind: string): string => `${prefix}-${kind}`;
   return [
+    `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ${n('deploy')} }
+spec: { replicas: 2, selector: { matchLabels: { app: ${n('deploy')} } }, template: ${podTemplate(n('deploy'))} }`,
+    // 1.20 serves CronJob as batch/v1beta1 only. Every minute: the control's first Job comes within a minute.
+    `apiVersion: batch/v1beta1
+kind: CronJob
+metadata: { name: ${n('cj')} }
+spec: { schedule: "* * * * *", jobTemplate: { spec: { template: ${podTemplate(n('cj'), 'Never')} } } }`,
     `apiVersion: apps/v1
 kind: StatefulSet
 metadata: { name: ${n('sts')} }
@@ -61,6 +71,7 @@ spec: { replicas: 2, selector: { app: ${n('rc')} }, template: ${podTemplate(n('r
 }
 
 const SELECTED: Array<[string, string, string]> = [
+  ['apps/v1', 'Deployment', 'held-deploy'], ['batch/v1beta1', 'CronJob', 'held-cj'],
   ['apps/v1', 'StatefulSet', 'held-sts'], ['apps/v1', 'DaemonSet', 'held-ds'], ['batch/v1', 'Job', 'held-job'],
   ['apps/v1', 'ReplicaSet', 'held-rs'], ['v1', 'ReplicationController', 'held-rc'],
 ];
@@ -75,6 +86,8 @@ ${SELECTED.map(([apiVersion, kind, name]) => `    - { apiVersion: ${apiVersion},
 
 /** Upstream paths of the held objects, by tenant kind. */
 const upstreamPath = (ns: string, kind: string, name: string): string => ({
+  Deployment: `/apis/apps/v1/namespaces/${ns}/deployments/${name}`,
+  CronJob: `/apis/batch/v1beta1/namespaces/${ns}/cronjobs/${name}`,
   StatefulSet: `/apis/apps/v1/namespaces/${ns}/statefulsets/${name}`,
   DaemonSet: `/apis/apps/v1/namespaces/${ns}/daemonsets/${name}`,
   Job: `/apis/batch/v1/namespaces/${ns}/jobs/${name}`,
@@ -125,6 +138,11 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
   let member: KubeHttp;
   const recorders: Recorder[] = [];
   let pods: Recorder;
+  let replicaSets: Recorder;
+  let jobs: Recorder;
+  /** Everything the host made for an owner: its pods, ReplicaSets and Jobs. */
+  const madeFor = (owner: string): Owned[] => [...pods.ownedBy(owner), ...replicaSets.ownedBy(owner), ...jobs.ownedBy(owner)];
+  const HELD = SELECTED.map(([, , name]) => name);
   const acme = async (...args: string[]): Promise<string> => {
     const r: RunResult = await kubectlAs(acmeKc)(args, 120_000);
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
@@ -144,8 +162,16 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
     // A stand-in node (no kubelet behind it): the daemon controller puts a DaemonSet's pod on it.
     const node = await w.hostHttp.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'stand-in-node', labels: { 'kubernetes.io/hostname': 'stand-in-node', 'kubernetes.io/os': 'linux' } } });
     assert.ok(node.status === 201 || node.status === 409, node.text);
+    // The apiserver's TaintNodesByCondition admission gives every new Node `node.kubernetes.io/not-ready:NoSchedule`,
+    // which only the node lifecycle controller removes once a kubelet reports Ready; start-kube.sh runs without that
+    // controller and no kubelet runs, so the taint would stay, and a DaemonSet's pods (which tolerate not-ready only
+    // for NoExecute) would never be wanted on the node. A Ready node has no such taint: take it off.
+    const untainted = await w.hostHttp.patch('/api/v1/nodes/stand-in-node', 'application/merge-patch+json', { spec: { taints: null } });
+    assert.equal(untainted.status, 200, untainted.text);
     pods = await Recorder.start(w.hostHttp, `/api/v1/namespaces/${ns}/pods`);
-    recorders.push(pods);
+    replicaSets = await Recorder.start(w.hostHttp, `/apis/apps/v1/namespaces/${ns}/replicasets`);
+    jobs = await Recorder.start(w.hostHttp, `/apis/batch/v1/namespaces/${ns}/jobs`);
+    recorders.push(pods, replicaSets, jobs);
     const policy = join(w.dir, 'policy.yaml');
     writeFileSync(policy, POLICY);
     await acme('apply', '-f', policy);
@@ -160,14 +186,19 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
     await w?.stop();
   });
 
-  it('the host\'s controllers run what no policy selects (the controls): pods of each kind', async () => {
+  it('the host\'s controllers run what no policy selects (the controls): pods of each kind, a ReplicaSet, a Job', async () => {
     for (const owner of ['local-sts', 'local-ds', 'local-job', 'local-rs', 'local-rc']) {
       await eventually(async () => pods.ownedBy(owner).length > 0, `a pod of ${owner} made on the host`, { timeoutMs: 120_000 });
     }
+    await eventually(async () => replicaSets.ownedBy('local-deploy').length > 0, 'a ReplicaSet of local-deploy made on the host', { timeoutMs: 120_000 });
+    // The CronJob controller of 1.20 looks every 10 s and the schedule is every minute.
+    await eventually(async () => jobs.ownedBy('local-cj').length > 0, 'a Job of the local-cj CronJob made on the host', { timeoutMs: 180_000 });
   });
 
   it('each propagated kind is held on the host and made nothing there, while the member runs it with the tenant\'s values', async () => {
     const expectHeld: Record<string, (o: any) => boolean> = {
+      Deployment: (o) => o.spec.replicas === 0 && o.spec.paused === true && o.metadata.annotations['propagation.warren.dev/replicas'] === '2',
+      CronJob: (o) => o.spec.suspend === true && o.metadata.annotations['propagation.warren.dev/suspend'] === 'false',
       StatefulSet: (o) => o.spec.replicas === 0 && o.metadata.annotations['propagation.warren.dev/replicas'] === '2',
       ReplicaSet: (o) => o.spec.replicas === 0 && o.metadata.annotations['propagation.warren.dev/replicas'] === '2',
       ReplicationController: (o) => o.spec.replicas === 0 && o.metadata.annotations['propagation.warren.dev/replicas'] === '2',
@@ -185,10 +216,12 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
       assert.ok(!JSON.stringify(copy.metadata).includes('propagation.warren.dev/held'), `${kind} on member1 carries no mark`);
       if (kind === 'Job') assert.equal(copy.spec.parallelism, 2, 'member1 runs the tenant\'s parallelism');
       if (kind === 'DaemonSet') assert.equal(copy.spec.template.spec.nodeSelector, undefined, 'member1 gets no node term');
-      if (['StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(kind)) assert.equal(copy.spec.replicas, 2, `member1 runs ${kind}'s 2 replicas`);
+      if (['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(kind)) assert.equal(copy.spec.replicas, 2, `member1 runs ${kind}'s 2 replicas`);
+      if (kind === 'Deployment') assert.notEqual(copy.spec.paused, true, 'member1 runs it unpaused');
+      if (kind === 'CronJob') assert.equal(copy.spec.suspend, false, 'member1 runs the CronJob unsuspended');
     }
-    // The controls made pods by now; the held ones made none.
-    for (const owner of ['held-sts', 'held-ds', 'held-job', 'held-rs', 'held-rc']) assert.deepEqual(pods.ownedBy(owner), [], `no pod of ${owner} ever made on the host`);
+    // The controls made pods, a ReplicaSet and a Job by now; the held ones made nothing, not even for a moment.
+    for (const owner of HELD) assert.deepEqual(madeFor(owner), [], `nothing of ${owner} ever made on the host`);
     // The daemon controller saw the held DaemonSet and scheduled it nowhere; the control has its stand-in node.
     const ds = await host('DaemonSet', 'held-ds');
     assert.equal(ds.status?.desiredNumberScheduled ?? 0, 0, 'the held DaemonSet is wanted on no node');
@@ -196,12 +229,14 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
   });
 
   it('the tenant reads exactly what it wrote: get -o yaml, the Table', async () => {
-    const yaml = await acme('get', 'statefulset,daemonset,job,replicaset,replicationcontroller', '-o', 'yaml');
+    const yaml = await acme('get', 'deployment,cronjob,statefulset,daemonset,job,replicaset,replicationcontroller', '-o', 'yaml');
     assert.doesNotMatch(yaml, /propagation\.warren\.dev/, 'no mark in the tenant\'s view');
     assert.equal((await acme('get', 'sts', 'held-sts', '-o', 'jsonpath={.spec.replicas}')).trim(), '2');
     assert.equal((await acme('get', 'rs', 'held-rs', '-o', 'jsonpath={.spec.replicas}')).trim(), '2');
     assert.equal((await acme('get', 'rc', 'held-rc', '-o', 'jsonpath={.spec.replicas}')).trim(), '2');
     assert.equal((await acme('get', 'job', 'held-job', '-o', 'jsonpath={.spec.parallelism}')).trim(), '2');
+    assert.equal((await acme('get', 'deploy', 'held-deploy', '-o', 'jsonpath={.spec.replicas}/{.spec.paused}')).trim(), '2/');
+    assert.equal((await acme('get', 'cronjob', 'held-cj', '-o', 'jsonpath={.spec.suspend}')).trim(), 'false');
     assert.equal((await acme('get', 'ds', 'held-ds', '-o', 'jsonpath={.spec.template.spec.nodeSelector}')).trim(), '');
     const table = (kind: string, name: string): Promise<string> => acme('get', kind, name, '--no-headers');
     assert.match(await table('sts', 'held-sts'), /^held-sts\s+\d+\/2\s/, 'STATEFULSET READY over the tenant\'s 2');
@@ -233,7 +268,7 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
     assert.notEqual(forged.code, 0);
     assert.match(forged.stderr, /Forbidden|forbidden/);
     await new Promise((resolve) => setTimeout(resolve, 15_000)); // the controllers have had time to act on every write
-    for (const owner of ['held-sts', 'held-ds', 'held-job', 'held-rs', 'held-rc']) assert.deepEqual(pods.ownedBy(owner), [], `still no pod of ${owner} on the host`);
+    for (const owner of HELD) assert.deepEqual(madeFor(owner), [], `still nothing of ${owner} on the host`);
   });
 
   it('released when the policy and its bindings go: the host runs them like any workload', async () => {
@@ -258,6 +293,10 @@ describe('every workload kind held on a host that runs controllers (ADR 0023, re
       return o.metadata.labels?.['propagation.warren.dev/held'] === undefined ? o : undefined;
     }, 'held-job released', { timeoutMs: 120_000 });
     assert.equal(job.spec.parallelism, 3, 'with the tenant\'s last parallelism');
+    await eventually(async () => {
+      const o = await host('CronJob', 'held-cj');
+      return o.metadata.labels?.['propagation.warren.dev/held'] === undefined && o.spec.suspend === false;
+    }, 'held-cj released, unsuspended', { timeoutMs: 120_000 });
     assert.doesNotMatch(JSON.stringify(job.metadata.annotations ?? {}), /propagation\.warren\.dev/);
   });
 });

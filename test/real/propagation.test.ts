@@ -85,7 +85,7 @@ spec:
 
 interface Deploy { namespace: string; replicas: number; image: string; labels: Record<string, string>; generation: number }
 
-describe('real member apiservers (Kubernetes 1.20) under a real host', { skip: realKubeSkipReason(), timeout: 900_000 }, () => {
+describe('real member apiservers (Kubernetes 1.20) under a real host', { skip: realKubeSkipReason(), timeout: 1_500_000 }, () => {
   const env = useRealPropagationEnv('propagation', { clusterProbeIntervalMs: 500, clusterFailureThresholdMs: 2000, clusterSuccessThresholdMs: 2000 });
   describeMemberCredentialFaults(env);
   describePropagation(env);

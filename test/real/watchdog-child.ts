@@ -6,14 +6,20 @@
 // preload watches its stdin from its first moment, and the readiness would cost this
 // stand-in a minute of a loaded machine for nothing it proves.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitWithParentArgs, exitWithParentSpawn } from '../helpers/exit-with-parent.ts';
 import { realKubeSet } from '../helpers/real-kube.ts';
 import { freePort, REPO_ROOT } from '../helpers/warren-process.ts';
 
-const kube = await realKubeSet().start('killed', { controllerManager: false });
+const set = realKubeSet();
+// A test's own directory, made and adopted as real-warren.ts makes its warren-real-serve-* (kubeconfigs, manifests).
+const own = mkdtempSync(join(tmpdir(), 'warren-real-serve-'));
+set.adopt(own);
+const kube = await set.start('killed', { controllerManager: false });
 const serve = spawn(process.execPath, [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'serve', '--kubeconfig', kube.kubeconfigPath, '--listen', `127.0.0.1:${await freePort()}`], exitWithParentSpawn({ cwd: REPO_ROOT }));
 serve.stdout?.resume();
 serve.stderr?.resume();
-process.stdout.write(`${JSON.stringify({ kubeconfigPath: kube.kubeconfigPath })}\n`);
+process.stdout.write(`${JSON.stringify({ kubeconfigPath: kube.kubeconfigPath, own })}\n`);
 setInterval(() => undefined, 60_000);

@@ -2,7 +2,8 @@
 // runner's cap, a crash, kill -9): a process that started a real control plane and
 // `warren serve` on it (watchdog-child.ts) is killed with SIGKILL, and then its
 // apiserver and etcd (stopped by the set's watchdog, real-kube.ts) and its warren serve
-// (exit-with-parent, whether or not it finished starting) go, and the set's directory is removed. Only the child itself is
+// (exit-with-parent, whether or not it finished starting) go, and the set's directory is removed, with the
+// file's own directory the set adopted (a warren-real-serve-*). Only the child itself is
 // killed, not its process group as the runner's cap does: the group kill would take
 // warren serve with it, so this is the harder case.
 import { describe, it, after } from 'node:test';
@@ -38,7 +39,7 @@ describe('a real-tier file killed mid-run leaves nothing running', { timeout: 42
     child.stderr?.on('data', (d) => { out += String(d); });
     const started = await eventually(async () => {
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      return line ? (JSON.parse(line) as { kubeconfigPath: string }) : undefined;
+      return line ? (JSON.parse(line) as { kubeconfigPath: string; own: string }) : undefined;
     }, `the child to start a control plane and warren serve (output so far: ${out.slice(-500)})`, { timeoutMs: 360_000, intervalMs: 500 });
     dir = dirname(dirname(started.kubeconfigPath));
     const before = processesOf(dir);
@@ -47,5 +48,6 @@ describe('a real-tier file killed mid-run leaves nothing running', { timeout: 42
     child.kill('SIGKILL');
     await eventually(async () => processesOf(dir).length === 0, 'every process of the killed file gone', { timeoutMs: 60_000, intervalMs: 500 });
     await eventually(async () => !existsSync(dir), 'the set\'s directory removed', { timeoutMs: 30_000, intervalMs: 500 });
+    assert.ok(existsSync(started.own) === false, `the file's own warren-real-serve-* directory (adopted by the set) removed too: ${started.own}`);
   });
 });

@@ -24,7 +24,7 @@ import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
 import { TENANTS_PATH } from '../../gateway/tenants/tenant-crd.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { crdKindKey } from '../../core/propagation/detector/custom-kinds.ts';
-import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
+import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, otherVersionOf, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
 import { CRD_KIND_INDEX, crdKindIndex, createTemplateRows, slimCrd } from './template-rows.ts';
 
 export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant' | 'crd';
@@ -151,15 +151,27 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const served = watchServedResources({
     upstream,
     resources: TEMPLATE_RESOURCES.filter((r) => !isOnDemand(r)),
+    // A fallback row is not asked about once its newer version is watched (a 1.21+ host would be asked every minute).
+    wanted: (r) => !(r.fallbackFor && otherVersionOf(r) !== undefined && templates.has(otherVersionOf(r)!)),
     ...(settings.discoveryIntervalMs !== undefined ? { intervalMs: settings.discoveryIntervalMs } : {}),
     onServed: (r) => {
       if (stopped || templates.has(r)) return;
+      // One version of a kind is watched (the newer one where both are served): its objects are the same.
+      const other = otherVersionOf(r);
+      if (r.fallbackFor && other && !reportedMissing.has(other)) return;
+      if (other && templates.has(other)) return;
       if (reportedMissing.delete(r)) log(JSON.stringify({ level: 'info', msg: `propagation: ${apiVersionOf(r)} ${r.resource} is served now: ${r.kind} templates are watched` }));
+      else if (r.fallbackFor && other) log(JSON.stringify({ level: 'info', msg: `propagation: the upstream serves ${r.resource} as ${apiVersionOf(r)}, not ${apiVersionOf(other)}: ${r.kind} templates are watched in ${apiVersionOf(r)}` }));
       templates.set(r, watch('template', allNamespacesPath(r), true, r));
     },
     onMissing: (r) => {
       reportedMissing.add(r);
-      log(JSON.stringify({ level: 'warn', msg: `propagation: the upstream does not serve ${apiVersionOf(r)} ${r.resource}: ${r.kind} templates are not propagated until it does (discovery is checked again every ${Math.round((settings.discoveryIntervalMs ?? 60_000) / 1000)} s)` }));
+      // A kind with two versions is reported once, when neither is served (the fallback row is checked right after the newer one).
+      const other = otherVersionOf(r);
+      if (other && !r.fallbackFor) return;
+      if (other && r.fallbackFor && !reportedMissing.has(other)) return;
+      const named = other ? other : r;
+      log(JSON.stringify({ level: 'warn', msg: `propagation: the upstream does not serve ${apiVersionOf(named)} ${named.resource}${other ? ` (nor ${apiVersionOf(r)})` : ''}: ${r.kind} templates are not propagated until it does (discovery is checked again every ${Math.round((settings.discoveryIntervalMs ?? 60_000) / 1000)} s)` }));
     },
   });
   const tenantTemplates = new Map<string, Map<TemplateResource, Informer<KubeObject>>>();
@@ -221,7 +233,8 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       mine.delete(row);
       if (mine.size === 0) tenantTemplates.delete(tenantId);
     },
-    unservedKinds: () => [...reportedMissing],
+    // A kind watched in its other version is served: only kinds served in no version are reported.
+    unservedKinds: () => [...reportedMissing].filter((r) => !r.fallbackFor && !(otherVersionOf(r) && templates.has(otherVersionOf(r)!))),
     // On-demand kinds start later: synced() is about the view every tenant shares, as discovery found it.
     synced: async () => {
       await served.checked();

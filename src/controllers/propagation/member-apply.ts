@@ -15,6 +15,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import { statusError } from '../../kube/status-error.ts';
 import { namespacedPath, type TemplateResource } from './template-resources.ts';
 import { PERMANENT_ID_LABEL } from './member-labels.ts';
+import { inMemberVersion, memberRowOf } from './member-version.ts';
 
 export const FIELD_MANAGER = 'karmada-work';
 
@@ -46,9 +47,11 @@ export interface ApplyOptions {
   overwrite: boolean;
 }
 
-export async function applyToMember(member: Upstream, resource: TemplateResource, obj: KubeObject, options: ApplyOptions): Promise<KubeObject> {
+export async function applyToMember(member: Upstream, resource: TemplateResource, manifest: KubeObject, options: ApplyOptions): Promise<KubeObject> {
+  const row = await memberRowOf(member, resource);
+  const obj = inMemberVersion(manifest, row);
   const ns = obj.metadata.namespace ?? '';
-  const path = `${namespacedPath(resource, ns)}/${encodeURIComponent(obj.metadata.name ?? '')}`;
+  const path = `${namespacedPath(row, ns)}/${encodeURIComponent(obj.metadata.name ?? '')}`;
   let current = options.existing;
   if (current === 'unknown') {
     const res = await member.request<KubeObject>('GET', path);
@@ -74,7 +77,7 @@ export type RemoveResult = 'deleted' | 'absent' | 'not-ours';
  */
 export async function deleteFromMember(member: Upstream, resource: TemplateResource, target: { tenantId: string; bindingUid: string; address: MemberAddress }): Promise<RemoveResult> {
   const { namespace, name } = target.address;
-  const path = `${namespacedPath(resource, namespace)}/${encodeURIComponent(name)}`;
+  const path = `${namespacedPath(await memberRowOf(member, resource), namespace)}/${encodeURIComponent(name)}`;
   const got = await member.request<KubeObject>('GET', path);
   if (got.status === 404) return 'absent';
   if (got.status !== 200) throw statusError(got.status, got.body);

@@ -10,6 +10,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import { allNamespacesPath, type TemplateResource } from './template-resources.ts';
 import { MANAGED_LABEL, PERMANENT_ID_LABEL } from './member-labels.ts';
 import { memberView } from './member-view.ts';
+import { memberRowOf } from './member-version.ts';
 import { levelled } from '../../observability/log-line.ts';
 
 export type ConnectMember = (cluster: Cluster, secret: { data?: Record<string, string> } | undefined) => Upstream;
@@ -95,9 +96,12 @@ export function createMemberPool(options: {
     async watch(cluster, resource) {
       const member = await memberOf(cluster);
       if (!member || member.informers.has(resource)) return;
+      // Kept under the template's row; listed in the version the member serves (member-version.ts).
+      const row = await memberRowOf(member.client, resource);
+      if (member.informers.has(resource)) return;
       const informer = startInformer<KubeObject>({
         upstream: member.client,
-        listPath: allNamespacesPath(resource),
+        listPath: allNamespacesPath(row),
         labelSelector: `${MANAGED_LABEL}=true`,
         // Slim copies (member-view.ts): what the engine reads of a copy, not the whole object.
         transform: memberView,

@@ -17,6 +17,12 @@ export interface TemplateResource {
   clusterScoped?: true;
   /** One tenant's custom kind (its CRD's), watched only while one of its policies selects it. */
   custom?: true;
+  /**
+   * An older version of a kind, watched only where the upstream does not serve the row of `fallbackFor`'s
+   * version (CronJob: batch/v1 from kube 1.21, batch/v1beta1 alone on 1.20). The same objects either way:
+   * exactly one of the two rows is watched, so a template never has two bindings.
+   */
+  fallbackFor?: string;
 }
 
 export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
@@ -27,6 +33,7 @@ export const TEMPLATE_RESOURCES: readonly TemplateResource[] = [
   { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', hasStatus: true },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', hasStatus: true },
   { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', hasStatus: true },
+  { group: 'batch', version: 'v1beta1', resource: 'cronjobs', kind: 'CronJob', hasStatus: true, fallbackFor: 'v1' },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', hasStatus: true },
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', hasStatus: false },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', hasStatus: false },
@@ -68,9 +75,17 @@ export function storeKey(namespace: string, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** Identity of a row in queue keys: group and plural (a tenant CRD's group is tenant-prefixed, so unique). */
-export function resourceId(r: Pick<TemplateResource, 'group' | 'resource'>): string {
-  return `${r.group}/${r.resource}`;
+/**
+ * Identity of a row in queue keys: group and plural (a tenant CRD's group is tenant-prefixed, so unique); a
+ * fallback row's version too (it shares its group and plural with the row it stands in for).
+ */
+export function resourceId(r: Pick<TemplateResource, 'group' | 'resource'> & Partial<Pick<TemplateResource, 'version' | 'fallbackFor'>>): string {
+  return r.fallbackFor ? `${r.group}/${r.resource}@${r.version ?? ''}` : `${r.group}/${r.resource}`;
+}
+
+/** The row a fallback row stands in for, or the fallback row of a row (the other version of the same kind). */
+export function otherVersionOf(r: TemplateResource): TemplateResource | undefined {
+  return TEMPLATE_RESOURCES.find((o) => o !== r && o.group === r.group && o.resource === r.resource && !o.custom && (o.fallbackFor === r.version || r.fallbackFor === o.version));
 }
 
 const BY_KIND = new Map(TEMPLATE_RESOURCES.map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]));

@@ -34,6 +34,12 @@ export interface HeldField {
   type: 'count' | 'boolean';
   held: number | boolean;
   annotation: string;
+  /**
+   * kube's default for the field when a created object omits it (1.20's defaulters), or none when kube leaves
+   * it unset (a Deployment's paused). Holding at create time (the gateway, before the apiserver defaults the
+   * body) records it, so the tenant reads back what kube would have stored.
+   */
+  kubeDefault?: number | boolean;
 }
 
 export interface HeldKind {
@@ -47,10 +53,10 @@ export interface HeldKind {
   scale: boolean;
 }
 
-const REPLICAS: HeldField = { name: 'replicas', type: 'count', held: 0, annotation: REPLICAS_ANNOTATION };
+const REPLICAS: HeldField = { name: 'replicas', type: 'count', held: 0, annotation: REPLICAS_ANNOTATION, kubeDefault: 1 };
 const PAUSED: HeldField = { name: 'paused', type: 'boolean', held: true, annotation: PAUSED_ANNOTATION };
-const PARALLELISM: HeldField = { name: 'parallelism', type: 'count', held: 0, annotation: PARALLELISM_ANNOTATION };
-const SUSPEND: HeldField = { name: 'suspend', type: 'boolean', held: true, annotation: SUSPEND_ANNOTATION };
+const PARALLELISM: HeldField = { name: 'parallelism', type: 'count', held: 0, annotation: PARALLELISM_ANNOTATION, kubeDefault: 1 };
+const SUSPEND: HeldField = { name: 'suspend', type: 'boolean', held: true, annotation: SUSPEND_ANNOTATION, kubeDefault: false };
 
 export const HELD_KINDS: readonly HeldKind[] = [
   { group: 'apps', resource: 'deployments', kind: 'Deployment', fields: [REPLICAS, PAUSED], nodeSelector: false, scale: true },

@@ -101,6 +101,20 @@ export function hold(obj: KubeObject): KubeObject {
   return out;
 }
 
+/**
+ * The held form of an object being created (a whole object, before the apiserver defaults it): each held
+ * field the body omits first gets kube's default (held-kinds.ts), as the apiserver would have stored it, so
+ * the tenant's view of the created object shows it. Used by the gateway when a policy already claims what it
+ * creates (ADR 0023, hold at create time).
+ */
+export function holdCreated(obj: KubeObject): KubeObject {
+  const kind = heldKindOf(obj);
+  if (!kind) return structuredClone(obj);
+  const spec: Spec = { ...specOf(obj) };
+  for (const field of kind.fields) if (spec[field.name] === undefined && field.kubeDefault !== undefined) spec[field.name] = field.kubeDefault;
+  return hold({ ...obj, spec });
+}
+
 /** The tenant's values of the held fields, by name. */
 export interface DesiredValues { replicas?: number; paused?: boolean; parallelism?: number; suspend?: boolean }
 

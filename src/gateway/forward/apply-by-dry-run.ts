@@ -28,7 +28,7 @@ export interface ApplyInput {
   applied: FinalObject;
   vet: (final: FinalObject) => Promise<void>;
   /** What is sent for the applied configuration over the live object (a held object stays held, held-writes.ts). */
-  rewrite?: (applied: KubeObject, live: KubeObject | undefined) => KubeObject;
+  rewrite?: (applied: KubeObject, live: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 }
 
 /** A resourceVersion precondition failed (not an SSA field conflict, which is the caller's to see). */
@@ -47,7 +47,7 @@ export async function applyByDryRun(input: ApplyInput): Promise<UpstreamResponse
     const current = await upstream.request<KubeObject>('GET', prepared.path);
     if (current.status !== 200 && current.status !== 404) return current;
     const live = current.status === 200 ? current.body : undefined;
-    const body = structuredClone(input.rewrite ? input.rewrite(applied.upstream, live) : applied.upstream);
+    const body = structuredClone(input.rewrite ? await input.rewrite(applied.upstream, live) : applied.upstream);
     // A create has nothing to pin; an object that appears meanwhile is the tenant's own namespace's.
     if (live && !pinnedByCaller) body.metadata.resourceVersion = live.metadata.resourceVersion;
     const dry = await upstream.request<KubeObject>('PATCH', withQuery(prepared.path, dryQuery), body, APPLY);

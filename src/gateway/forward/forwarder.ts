@@ -21,6 +21,7 @@ import { translateWrite, type WriteTarget } from './write-object.ts';
 import { refuseTenantLabelEdit } from './tenant-label-edits.ts';
 import { heldApplyRewrite, writeHeldKind, writesHeldKind } from './held-writes.ts';
 import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts';
+import { applyCreateHold, holdCreateIfClaimed, type ClaimLookup } from './held-at-create.ts';
 import { sendJsonBody } from '../respond.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { createHeavyBodyGate, type HeavyBodyGate } from './heavy-body-gate.ts';
@@ -50,6 +51,8 @@ export interface ForwarderOptions {
   admission?: AdmissionChain;
   /** Large bodies per tenant (heavy-body-gate.ts); default: one at a time. */
   heavyBodies?: HeavyBodyGate;
+  /** Would the engine claim a created workload at once (held-at-create.ts)? Default: never asked (held later by the engine). */
+  claims?: ClaimLookup;
 }
 
 export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
@@ -59,7 +62,9 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
   const targetOf = (ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): WriteTarget =>
     ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id) });
 
-  async function write(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, prepared: PreparedRequest, guardFinal: GuardFinal): Promise<void> {
+  async function write(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, asked: PreparedRequest, guardFinal: GuardFinal): Promise<void> {
+    // A workload a policy already claims is created held: the host never runs it (ADR 0023).
+    const prepared = await holdCreateIfClaimed(options.claims, ctx, info, asked);
     await admission.write({ req, res, ctx, info, fwd }, async (admit) => {
       // The guard first (isolation), then admission, on the same final object, right before it is sent.
       const vet = async (final: FinalObject): Promise<void> => {
@@ -80,7 +85,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
       if (prepared.final?.apply) {
         // The merge happens upstream: the upstream's dry run of it is what is judged (apply-by-dry-run.ts);
         // an apply to a held object is held again before both the dry run and the real apply (ADR 0023).
-        const rewrite = writesHeldKind(info) ? heldApplyRewrite(info, ctx.user) : undefined;
+        const rewrite = writesHeldKind(info) ? heldApplyRewrite(info, ctx.user, applyCreateHold(options.claims, ctx, prepared.final.tenant)) : undefined;
         const answer = await applyByDryRun({ upstream, target: targetOf(ctx, info, fwd), prepared, applied: prepared.final, vet, ...(rewrite ? { rewrite } : {}) });
         sendWarning(res, ctx, answer);
         pipe.sendTranslated(res, ctx, answer.status, answer.body);

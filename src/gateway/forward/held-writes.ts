@@ -46,10 +46,14 @@ export function heldBody(written: KubeObject, live: KubeObject, apply: boolean):
   return body;
 }
 
-/** For a server-side apply (apply-by-dry-run.ts): the applied configuration held again when the live object is held. */
-export function heldApplyRewrite(info: RequestInfo, user: string | undefined): (applied: KubeObject, live: KubeObject | undefined) => KubeObject {
+/**
+ * For a server-side apply (apply-by-dry-run.ts): the applied configuration held again when the live object is
+ * held; when there is none, `created` decides (held-at-create.ts: held if a policy already claims it).
+ */
+export function heldApplyRewrite(info: RequestInfo, user: string | undefined, created?: (applied: KubeObject) => Promise<KubeObject>):
+  (applied: KubeObject, live: KubeObject | undefined) => KubeObject | Promise<KubeObject> {
   return (applied, live) => {
-    if (!live) return applied;
+    if (!live) return created ? created(applied) : applied;
     if (isHeld(live) && info.subresource === 'status') throw refuseHeldStatusWrite(info, user);
     return heldBody(applied, live, true);
   };

@@ -72,3 +72,25 @@ describe('watchServedResources', () => {
     }
   });
 });
+
+describe('watchServedResources: wanted', () => {
+  it('a resource no longer wanted is neither asked about again nor kept missing (a fallback version once the newer one is watched)', async () => {
+    const cronV1beta1: ServedResource = { group: 'batch', version: 'v1beta1', resource: 'cronjobs' };
+    const up = fakeDiscovery(new Map([['/apis/batch/v1', { status: 200, names: ['jobs', 'cronjobs'] }]]));
+    const served: ServedResource[] = [];
+    const w = watchServedResources({
+      upstream: up, resources: [cronV1, cronV1beta1], intervalMs: 20,
+      onServed: (r) => served.push(r), wanted: (r) => !(r === cronV1beta1 && served.includes(cronV1)),
+    });
+    try {
+      await w.checked();
+      assert.deepEqual(served, [cronV1]);
+      assert.deepEqual(w.missing(), [], 'the fallback is not missing: it is not wanted');
+      const calls = up.calls.length;
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(up.calls.length, calls, 'discovery is not polled for it');
+    } finally {
+      w.stop();
+    }
+  });
+});
