@@ -20,9 +20,9 @@ export interface StoredWatchEvent extends WatchEvent {
   revision?: number;
 }
 
-/** The store event as a watch event of the same type, its object still unparsed. */
-function passThrough(event: StoreEvent): StoredWatchEvent {
-  const out: StoredWatchEvent = { type: event.type, object: undefined as unknown as KubeObject, revision: event.revision };
+/** The store event as a watch event (of its own type unless told), its object still unparsed. */
+function passThrough(event: StoreEvent, type: WatchEvent['type'] = event.type): StoredWatchEvent {
+  const out: StoredWatchEvent = { type, object: undefined as unknown as KubeObject, revision: event.revision };
   Object.defineProperty(out, 'object', { enumerable: true, get: () => event.object });
   if (event.json !== undefined) out.json = event.json;
   return out;
@@ -58,13 +58,14 @@ export function watchObjects(store: Store, storageKey: string, def: ResourceDef,
     const before = event.previous;
     const isNow = visible(now);
     const wasBefore = visible(before);
+    // Every event carries the stored object: the stream writes its text, not a serialisation per watcher.
     if (event.type === 'ADDED') {
-      if (isNow) onEvent({ type: 'ADDED', object: event.object });
+      if (isNow) onEvent(passThrough(event, 'ADDED'));
     } else if (event.type === 'DELETED') {
-      if (visible(event.previous ?? event.object) || visible(event.object)) onEvent({ type: 'DELETED', object: event.object });
-    } else if (isNow && wasBefore) onEvent({ type: 'MODIFIED', object: event.object });
-    else if (isNow) onEvent({ type: 'ADDED', object: event.object });
-    else if (wasBefore) onEvent({ type: 'DELETED', object: event.object });
+      if (visible(event.previous ?? event.object) || visible(event.object)) onEvent(passThrough(event, 'DELETED'));
+    } else if (isNow && wasBefore) onEvent(passThrough(event, 'MODIFIED'));
+    else if (isNow) onEvent(passThrough(event, 'ADDED'));
+    else if (wasBefore) onEvent(passThrough(event, 'DELETED'));
   };
   try {
     return store.watch(storageKey, from, listener);
