@@ -27,6 +27,22 @@ describe('server-side apply', { timeout: 60_000 }, () => {
     assert.equal(again.status, 200);
   });
 
+  it('resourceVersion "1" pins an apply to an absent object: ignored on create (201, dry run too), 409 once the object exists', async () => {
+    // The gateway's create pin (apply-by-dry-run.ts), as kube-apiserver 1.20 answers it.
+    const ns = await ctx.namespaces.create('ssa');
+    const pinned = (data: Record<string, string>) => ({ ...cm(data), metadata: { name: 'ssa', resourceVersion: '1' } });
+    const dry = await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/ssa?fieldManager=mgr-a&dryRun=All`, PATCH.apply, JSON.stringify(pinned({ key: 'a' })));
+    assert.equal(dry.status, 201, dry.text);
+    const created = await apply(ns, 'mgr-a', pinned({ key: 'a' }));
+    assert.equal(created.status, 201, created.text);
+    assert.notEqual(created.body.metadata.resourceVersion, '1');
+    const again = await apply(ns, 'mgr-b', pinned({ other: 'b' }));
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.reason, 'Conflict');
+    assert.match(again.body.message, /the object has been modified; please apply your changes to the latest version and try again/);
+    assert.deepEqual((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/ssa`)).body.data, { key: 'a' });
+  });
+
   it('two managers merge; a field dropped by its only owner is removed', async () => {
     const ns = await ctx.namespaces.create('ssa');
     await apply(ns, 'mgr-a', cm({ a: '1', b: '2' }));

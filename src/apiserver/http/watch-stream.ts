@@ -3,8 +3,7 @@
 // client goes away, or when the server stops. A version too old to resume from
 // is reported as an ERROR event carrying a 410 Expired Status, as kube does.
 import { ApiError, toApiError } from '../../core/api-error.ts';
-import type { WatchEvent } from '../../core/types.ts';
-import { bookmark } from '../registry/watch.ts';
+import { bookmark, type StoredWatchEvent } from '../registry/watch.ts';
 import type { WatchQuery } from '../registry/resource-api.ts';
 import { negotiateResourceFormat } from './respond.ts';
 import type { ResourceContext } from './resource-handlers.ts';
@@ -25,8 +24,14 @@ export function serveWatch(ctx: ResourceContext, query: WatchQuery & { timeoutSe
   let first = true;
   // The newest version this watch has told its client about (events or bookmarks).
   let told = 0;
-  const write = (event: WatchEvent): void => {
+  const write = (event: StoredWatchEvent): void => {
     if (!open) return;
+    if (format !== 'table' && event.json !== undefined && event.revision !== undefined) {
+      // The stored text as it is: no parse and no serialisation per watcher of a large object (ADR 0026).
+      told = Math.max(told, event.revision);
+      res.write(`{"type":${JSON.stringify(event.type)},"object":${event.json}}\n`);
+      return;
+    }
     told = Math.max(told, Number(event.object.metadata?.resourceVersion ?? 0) || 0);
     let object: unknown = event.object;
     if (format === 'table' && (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED')) {

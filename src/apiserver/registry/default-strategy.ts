@@ -6,7 +6,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { definitionNameFor } from '../../core/patch/type-resolver.ts';
 import type { Store } from '../store/store.ts';
 import { isJsonStore } from '../store/json-store.ts';
-import { applyDefaults, validateCreate, validateUpdate } from '../validation/index.ts';
+import { applyDefaults, hasDefaults, validateCreate, validateUpdate } from '../validation/index.ts';
 import { findUnknownFields } from '../openapi/index.ts';
 import { applyCrdDefaults } from '../crd/crd-defaults.ts';
 import { validateCrd } from '../crd/validate-crd.ts';
@@ -55,7 +55,9 @@ export function createDefaultStrategy(store: Store): Strategy {
         return schema ? schema.default(schema.prune(obj)) : obj;
       }
       if (isCrdKind(def)) return applyCrdDefaults(obj as CustomResourceDefinition);
-      return applyDefaults(def, structuredClone(obj));
+      // Defaults are set in place, deep: copy first, unless the kind has none (a ConfigMap's copy was
+      // an eighth of its update, ADR 0026). The registry hands in a top-level object of its own.
+      return hasDefaults(def) ? applyDefaults(def, structuredClone(obj)) : applyDefaults(def, obj);
     },
     defaultOnRead(def, obj) {
       if (!def.custom) return obj;

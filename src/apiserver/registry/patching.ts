@@ -6,7 +6,8 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { applyJsonPatch } from '../../core/patch/json-patch.ts';
 import { applyMergePatch } from '../../core/patch/merge-patch.ts';
 import { applyStrategicMergePatch, supportsStrategicMerge, strategicMergeUnsupported } from '../../core/patch/strategic-merge-patch.ts';
-import { serverSideApply, trackUpdate } from '../../core/patch/server-side-apply.ts';
+import { serverSideApply } from '../../core/patch/server-side-apply.ts';
+import { trackUpdateCarrying, type CarriedFields, type TrackedUpdate } from '../../core/patch/track-update.ts';
 import type { PatchType, WriteOptions } from './resource-api.ts';
 import { timestamp } from './object-meta.ts';
 
@@ -78,13 +79,15 @@ export interface ManagerInput {
   options: WriteOptions;
   now: Date;
   typeName: string | undefined;
+  /** The bookkeeping of the write that stored `previous`, when known (carried-fields-cache.ts). */
+  carried?: CarriedFields | undefined;
 }
 
 /** Records an Update entry in managedFields for the writer, so later applies see who owns what. */
-export function recordUpdateManager(input: ManagerInput): KubeObject {
+export function recordUpdateManager(input: ManagerInput): TrackedUpdate<KubeObject> {
   const manager = input.options.fieldManager;
-  if (!manager) return input.next;
-  return trackUpdate({
+  if (!manager) return { object: input.next, members: 0, carry: undefined };
+  return trackUpdateCarrying({
     previous: input.previous,
     next: input.next,
     manager,
@@ -92,5 +95,6 @@ export function recordUpdateManager(input: ManagerInput): KubeObject {
     apiVersion: String(input.next.apiVersion ?? ''),
     typeName: input.typeName,
     subresource: input.options.subresource,
+    carried: input.carried,
   });
 }

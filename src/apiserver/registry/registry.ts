@@ -3,7 +3,7 @@
 //   decode checks → admission (namespace lifecycle) → server-owned metadata →
 //   defaulting → unknown fields → validation → field managers → store.
 import { ApiError, conflict, methodNotAllowed, notFound } from '../../core/api-error.ts';
-import type { KubeList, KubeObject, WatchEvent } from '../../core/types.ts';
+import type { KubeList, KubeObject } from '../../core/types.ts';
 import { groupVersion, type ResourceDef } from '../../core/resources/resource-def.ts';
 import type { ObjectKey, Store } from '../store/store.ts';
 import { isEventsV1, type ResourceCatalog } from './catalog.ts';
@@ -18,11 +18,13 @@ import {
 import { dropPaths } from './drop-paths.ts';
 import { listObjects, listObjectsJson } from './list.ts';
 import { isJsonStore } from '../store/json-store.ts';
-import { watchObjects } from './watch.ts';
+import { watchObjects, type StoredWatchEvent } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
 import { admitAgainstQuotas } from './resource-quota.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
+import { CarriedFieldsCache } from './carried-fields-cache.ts';
+import type { TrackedUpdate } from '../../core/patch/track-update.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -48,6 +50,7 @@ export class Registry implements ResourceApi {
   readonly catalog: ResourceCatalog;
   private readonly strategy: Strategy;
   private readonly now: () => Date;
+  private readonly carried = new CarriedFieldsCache();
 
   constructor(options: RegistryOptions) {
     this.store = options.store;
@@ -105,8 +108,14 @@ export class Registry implements ResourceApi {
     return { ...list, items: list.items.map((item) => this.present(def, item)) };
   }
 
-  watch(def: ResourceDef, query: WatchQuery, onEvent: (event: WatchEvent) => void): () => void {
+  watch(def: ResourceDef, query: WatchQuery, onEvent: (event: StoredWatchEvent) => void): () => void {
+    // Built-in kinds are stored as served (see getJson): their events go out as stored, text included.
+    const asStored = !def.custom && !isEventsV1(def);
     return watchObjects(this.store, this.catalog.storageKey(def), def, query, (event) => {
+      if (asStored) {
+        onEvent(event);
+        return;
+      }
       onEvent(event.type === 'BOOKMARK' || event.type === 'ERROR' ? event : { type: event.type, object: this.present(def, event.object) });
     });
   }
@@ -142,11 +151,14 @@ export class Registry implements ResourceApi {
     // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
     admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
     admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
-    if (!options.skipManagedFields) obj = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) });
+    let tracked: TrackedUpdate<KubeObject> | undefined;
+    if (!options.skipManagedFields) obj = (tracked = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) })).object;
     if (options.dryRun) return this.present(def, obj);
     const key = this.key(def, namespace, obj.metadata.name ?? '');
     try {
-      return this.present(def, this.store.create(key, obj));
+      const stored = this.store.create(key, obj);
+      this.carried.put(key, stored.metadata.resourceVersion, tracked?.members ?? 0, tracked?.carry);
+      return this.present(def, stored);
     } catch (err) {
       if (err instanceof ApiError && err.reason === 'AlreadyExists' && input.metadata.generateName && !input.metadata.name) {
         // kube retries generateName collisions internally; one retry is plenty at our name space size.
@@ -295,16 +307,22 @@ export class Registry implements ResourceApi {
     obj = this.normalizeAndValidate(def, obj, old, options);
     admitPodSecurity({ store: this.store, def, obj, old, namespace: old.metadata.namespace ?? '', subresource: options.subresource, warnings: options.warnings });
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
-    if (!options.skipManagedFields) obj = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def) });
+    const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
+    let tracked: TrackedUpdate<KubeObject> | undefined;
+    if (!options.skipManagedFields) {
+      const carried = this.carried.get(key, old.metadata.resourceVersion);
+      obj = (tracked = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def), carried })).object;
+    }
     const unchanged = jsonEqual(withoutVolatile(obj), withoutVolatile(old));
     if (unchanged) return this.present(def, old);
-    const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
     // A namespace also waits for its spec.finalizers (the namespace controller's own).
     const specFinalizers = def.group === '' && def.resource === 'namespaces' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
     const finished = obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0;
     if (options.dryRun) return this.present(def, obj);
     if (finished) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
-    return this.present(def, this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion }));
+    const stored = this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion });
+    this.carried.put(key, stored.metadata.resourceVersion, tracked?.members ?? 0, tracked?.carry);
+    return this.present(def, stored);
   }
 
   private normalizeAndValidate(def: ResourceDef, input: KubeObject, old: KubeObject | undefined, options: WriteOptions): KubeObject {

@@ -26,6 +26,11 @@ export interface StoreEvent {
   /** The object before this event (MODIFIED and DELETED only). Lets watchers with selectors emit synthetic ADDED/DELETED. */
   previous?: KubeObject;
   revision: number;
+  /**
+   * The stored JSON text of `object`, when the store keeps text: a watcher that cares only about
+   * objects carrying some field can look for its key in the text and skip the parse.
+   */
+  json?: string;
 }
 
 export interface ListResult {

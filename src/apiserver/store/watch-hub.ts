@@ -102,6 +102,7 @@ function lazyEvent(e: HistoryEvent): StoreEvent {
       object = value;
     },
     revision: e.revision,
+    json: e.json,
   };
   if (e.previousJson !== undefined) {
     const text = e.previousJson;

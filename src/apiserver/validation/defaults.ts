@@ -177,6 +177,11 @@ export interface DefaultHooks {
   allocateClusterIP?: (service: KubeObject) => string | undefined;
 }
 
+/** Whether applyDefaults changes anything below the top level of this resource's objects. */
+export function hasDefaults(def: Pick<ResourceDef, 'group' | 'resource'>): boolean {
+  return DEFAULTERS[resourceKey(def.group, def.resource)] !== undefined || (def.group === '' && def.resource === 'services');
+}
+
 /** Fills in server defaults in place and returns the same object. */
 export function applyDefaults<T extends KubeObject>(def: Pick<ResourceDef, 'group' | 'resource'>, obj: T, hooks: DefaultHooks = {}): T {
   if (!isObject(obj.metadata)) (obj as KubeObject).metadata = {};

@@ -72,6 +72,8 @@ export interface FieldWalk {
    * later item holds has no value there.
    */
   shadowed: number;
+  /** Set by fieldWalkOf's `primitiveValues`: object and array values are recorded as this marker instead. */
+  objectMarker?: symbol;
 }
 
 /**
@@ -80,8 +82,9 @@ export interface FieldWalk {
  * walking both objects from the root: per write, tens of thousands of JSON.parse calls for a
  * 10,000-label object (ADR 0026).
  */
-export function fieldWalkOf(obj: JsonMap, typeName: string | undefined): FieldWalk {
+export function fieldWalkOf(obj: JsonMap, typeName: string | undefined, options: { objectMarker?: symbol } = {}): FieldWalk {
   const walk: FieldWalk = { set: new Set(), values: new Map(), parents: new Set(), visits: 0, shadowed: 0 };
+  if (options.objectMarker) walk.objectMarker = options.objectMarker;
   walkMap(trackedContent(obj), typeName, '', walk.set, walk);
   return walk;
 }
@@ -90,7 +93,9 @@ function addMember(out: FieldSet, walk: FieldWalk | undefined, member: string, v
   out.add(member);
   if (!walk) return;
   walk.visits++;
-  if (!walk.values.has(member)) walk.values.set(member, walk.shadowed > 0 ? undefined : value);
+  if (walk.values.has(member)) return;
+  if (walk.shadowed > 0) walk.values.set(member, undefined);
+  else walk.values.set(member, walk.objectMarker !== undefined && typeof value === 'object' && value !== null ? walk.objectMarker : value);
 }
 
 // Paths are built as their JSON text directly: `prefix` is the encoded elements so far, without the

@@ -8,6 +8,7 @@
 // a pod's hostAliases and dnsConfig.nameservers, a NetworkPolicy ipBlock.
 import { isObject } from '../types.ts';
 import type { GuardContext } from './guard-body.ts';
+import { dnsNamespaceIndex } from './namespace-references.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -73,11 +74,11 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { kinds: ['work.karmada.io/ResourceBinding', 'work.karmada.io/ClusterResourceBinding'], what: 'binding resource', class: 'object-reference', values: (b) => present([at(b, 'spec', 'resource')]) },
 ];
 
-/** The namespace label of a cluster DNS name (the label before `svc` or `pod`), lower-cased; undefined when it holds none. */
+/** The namespace label of a cluster DNS name, lower-cased (the translator's own reading); undefined when it holds none. */
 function dnsNamespace(name: string): string | undefined {
-  const labels = name.toLowerCase().replace(/\.$/, '').split('.');
-  const i = labels.findIndex((l, n) => n >= 1 && (l === 'svc' || l === 'pod'));
-  return i < 0 ? undefined : labels[i - 1];
+  const labels = name.toLowerCase().split('.');
+  const i = dnsNamespaceIndex(labels);
+  return i < 0 ? undefined : labels[i];
 }
 
 const CHECKS: Readonly<Record<ReferenceClass, (g: GuardContext, value: unknown) => string | undefined>> = {

@@ -56,14 +56,29 @@ export function toTenantNamespaceSelector(id: string, selector: Selector): Selec
 }
 
 /**
- * Where a cluster DNS name holds a namespace: the label before `svc` or `pod`
- * (`<svc>.<ns>.svc`, `<host>.<svc>.<ns>.svc`, `_p._tcp.<svc>.<ns>.svc`,
- * `<ip>.<ns>.pod`, and the search domain `<ns>.svc`), whatever domain follows;
- * -1 when the name holds none. DNS is case-insensitive: so is this.
+ * kube's default cluster domain (the kubelet's --cluster-domain, CoreDNS's zone). A name under any
+ * other domain is an outside name: `api.svc.example.com` is left as written (it used to be taken for a
+ * cluster name and prefixed, issue 13).
  */
-export function dnsNamespaceIndex(labels: readonly string[]): number {
-  const at = labels.findIndex((l, i) => i >= 1 && (l.toLowerCase() === 'svc' || l.toLowerCase() === 'pod'));
-  return at < 0 ? -1 : at - 1;
+export const CLUSTER_DOMAIN = 'cluster.local';
+
+/**
+ * Where a cluster DNS name holds a namespace: the label before `svc` or `pod` when that label ends the
+ * name or is followed by exactly the cluster domain (`<svc>.<ns>.svc`, `<host>.<svc>.<ns>.svc`,
+ * `_p._tcp.<svc>.<ns>.svc`, `<ip>.<ns>.pod`, the search domain `<ns>.svc`, each with or without
+ * `.cluster.local` and a final dot); -1 when the name holds none. DNS is case-insensitive: so is this.
+ */
+export function dnsNamespaceIndex(labels: readonly string[], clusterDomain: string = CLUSTER_DOMAIN): number {
+  const domain = clusterDomain.toLowerCase().split('.');
+  const end = labels[labels.length - 1] === '' ? labels.length - 1 : labels.length; // a final dot
+  for (const tail of [domain.length, 0]) {
+    const at = end - 1 - tail;
+    if (at < 1) continue;
+    const kind = labels[at]?.toLowerCase();
+    if (kind !== 'svc' && kind !== 'pod') continue;
+    if (domain.every((d, k) => k >= tail || labels[at + 1 + k]?.toLowerCase() === d)) return at - 1;
+  }
+  return -1;
 }
 
 function mapDnsName(name: string, map: (ns: string) => string | undefined): string | undefined {

@@ -10,6 +10,17 @@
 // carry the tenant label and have that uid, as kube's collector itself checks
 // an owner. A namespaced owner of a cluster-scoped dependent is refused, as
 // kube's collector treats it as invalid.
+//
+// A namespaced owner that does not exist (yet) is accepted, as kube accepts it:
+// its coordinates are the dependent's own namespace, the tenant's, and kube's
+// collector resolves an owner by those coordinates and the uid together. On
+// 1.20 (checked with its garbage collector) a dependent whose owner is absent,
+// or whose uid is another namespace's object, is deleted within seconds (the
+// latter with an OwnerRefInvalidNamespace event in the dependent's namespace),
+// and that other object, its dependents and its foreground deletion are
+// untouched. The embedded collector looks owners up the same way. A
+// cluster-scoped owner that does not exist stays refused: its coordinates are
+// outside the tenant's namespaces.
 import { invalid } from '../../core/api-error.ts';
 import { isObject, type KubeObject } from '../../core/types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
@@ -44,6 +55,7 @@ async function ownerRefusal(upstream: Upstream, tenantId: string, ref: Ref, name
   const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
   const path = `${base}${found.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${found.resource}/${encodeURIComponent(ref.name)}`;
   const owner = await upstream.request<KubeObject>('GET', path);
+  if (owner.status === 404 && found.namespaced) return undefined; // dangling: the collector's to delete (above)
   if (owner.status !== 200 || owner.body.metadata?.labels?.[TENANT_LABEL] !== tenantId || owner.body.metadata.uid !== ref.uid) {
     return `the owner ${ref.kind} with uid ${ref.uid} is not one of your objects`;
   }

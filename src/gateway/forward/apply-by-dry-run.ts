@@ -9,6 +9,13 @@
 // other write), and the real apply is then sent pinned to the resourceVersion
 // the dry run merged over, so a concurrent writer cannot slip something in
 // between (a conflict re-reads, as patch-by-update.ts does).
+//
+// An apply that creates its object is pinned too, to "absent": it carries
+// resourceVersion "1", which kube ignores when the object does not exist (the
+// apply creates, 201) and which no object that appears in the tenant's
+// namespace meanwhile can have (revision 1 is the store's first write ever), so
+// such an object makes the apply a 409 "the object has been modified" and the
+// loop re-reads, instead of merging over it unjudged. Checked on 1.20.
 import { forbidden } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { toTenantObject } from '../../core/tenancy/object-translation.ts';
@@ -18,6 +25,8 @@ import { type PreparedRequest, withQuery } from './prepared-request.ts';
 import type { WriteTarget } from './write-object.ts';
 
 const MAX_ATTEMPTS = 5;
+/** A resourceVersion no object created after the store's first write has: "only if still absent". */
+const ABSENT = '1';
 const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
 
 export interface ApplyInput {
@@ -48,8 +57,7 @@ export async function applyByDryRun(input: ApplyInput): Promise<UpstreamResponse
     if (current.status !== 200 && current.status !== 404) return current;
     const live = current.status === 200 ? current.body : undefined;
     const body = structuredClone(input.rewrite ? await input.rewrite(applied.upstream, live) : applied.upstream);
-    // A create has nothing to pin; an object that appears meanwhile is the tenant's own namespace's.
-    if (live && !pinnedByCaller) body.metadata.resourceVersion = live.metadata.resourceVersion;
+    if (!pinnedByCaller) body.metadata.resourceVersion = live ? live.metadata.resourceVersion : ABSENT;
     const dry = await upstream.request<KubeObject>('PATCH', withQuery(prepared.path, dryQuery), body, APPLY);
     if (dry.status < 200 || dry.status >= 300) return dry; // the upstream's own refusal (field conflicts, validation)
     const merged = dry.body;

@@ -149,8 +149,23 @@ describe('cluster DNS names point only into the tenant\'s namespaces', () => {
     assert.match(guard(POD_PATH, foreign)?.message ?? '', /pod DNS search domain/);
   });
 
+  it('a name with a svc or pod label under another domain is an outside name: written as is, and accepted', () => {
+    for (const name of ['api.svc.example.com', 'web.shop.svc.cluster.local.example.com', 'x.pod.internal', 'a.svc.cluster', `web.${B}-shop.svc.example.com`]) {
+      const up = toUpstreamObject(ctx, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'web' }, spec: { type: 'ExternalName', externalName: name } } as KubeObject);
+      assert.equal((up.spec as any).externalName, name);
+      assert.equal(guard(SVC_PATH, svc(name)), null, name);
+    }
+  });
+
+  it('the namespace is the label before the svc or pod label that the cluster domain (or nothing) follows', () => {
+    assert.equal(toUpstreamDnsName(A, 'svc.pod.shop.svc.cluster.local'), `svc.pod.${A}-shop.svc.cluster.local`);
+    assert.equal(toUpstreamDnsName(A, 'web.SHOP.SVC.CLUSTER.LOCAL.'), `web.${A}-shop.SVC.CLUSTER.LOCAL.`);
+    assert.equal(toUpstreamDnsName(A, 'shop.svc'), `${A}-shop.svc`);
+    assert.match(guard(SVC_PATH, svc(`svc.pod.${B}-shop.svc.cluster.local`))?.message ?? '', /externalName/);
+  });
+
   const dnsLabel = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/);
-  const clusterName = fc.tuple(fc.array(dnsLabel, { minLength: 0, maxLength: 3 }), dnsLabel, fc.constantFrom('svc', 'pod'), fc.constantFrom([], ['cluster', 'local'], ['example'])).map(([host, ns, kind, domain]) => [...host, ns, kind, ...domain].join('.'));
+  const clusterName = fc.tuple(fc.array(dnsLabel, { minLength: 0, maxLength: 3 }), dnsLabel, fc.constantFrom('svc', 'pod'), fc.constantFrom([], ['cluster', 'local'], ['CLUSTER', 'local'], ['cluster', 'local', ''], ['example'], ['svc', 'example', 'com'])).map(([host, ns, kind, domain]) => [...host, ns, kind, ...domain].join('.'));
   const anyName = fc.oneof(clusterName, fc.array(dnsLabel, { minLength: 1, maxLength: 4 }).map((l) => l.join('.')));
 
   it('property: a DNS name round-trips, and upstream its namespace (if any) is the tenant\'s, as the guard agrees', () => {

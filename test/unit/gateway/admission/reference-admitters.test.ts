@@ -64,7 +64,7 @@ describe('owner references name the tenant\'s own objects', () => {
   });
   const refused: Array<[string, unknown]> = [
     ['another tenant\'s uid under the tenant\'s own name', ref('ConfigMap', 'owner', 'u-of-bbbbbb')],
-    ['an object that does not exist', ref('ConfigMap', 'ghost', 'u-ghost')],
+    ['a cluster-scoped object that does not exist', ref('Namespace', 'ghost', 'u-ghost')],
     ['an object without the tenant label', ref('ConfigMap', 'platform', 'u-platform')],
     ['a Node', ref('Node', 'node-1', 'u-node')],
     ['a kind the upstream does not serve', ref('Gadget', 'g', 'u-g')],
@@ -78,6 +78,11 @@ describe('owner references name the tenant\'s own objects', () => {
       });
     });
   }
+  it('admits a namespaced owner that does not exist (yet), looked up in the tenant\'s own namespace, as kube does (its collector deletes the dependent)', async () => {
+    const upstream = host();
+    await admit(ownerReferencesAdmitter(upstream), 'POST', POST, cm('x', [ref('ConfigMap', 'ghost', 'u-of-bbbbbb')]));
+    assert.ok(upstream.gets.includes(`/api/v1/namespaces/${A}-web/configmaps/ghost`), upstream.gets.join(' '));
+  });
   it('a reference the stored object already had is not read again', async () => {
     const upstream = host();
     const old = cm('x', [ref('ConfigMap', 'gone', 'u-gone')]);

@@ -99,11 +99,25 @@ describe('server-side apply through its dry run', () => {
     assert.equal(vetted, false);
   });
 
-  it('an apply that creates its object is not pinned (kube ignores a resourceVersion on an absent object)', async () => {
+  it('an apply that creates its object is pinned to "absent" (resourceVersion 1, which kube ignores on an absent object)', async () => {
     const upstream = upstreamOf([status(404, 'NotFound', 'not found'), merged('1'), ok(stored('1'), 201)]);
     const vetted: FinalObject[] = [];
     assert.equal((await applyByDryRun({ upstream, ...setup(), vet: async (f) => { vetted.push(f); } })).status, 201);
-    assert.equal((upstream.sent[1]!.body as KubeObject).metadata.resourceVersion, undefined);
+    assert.equal((upstream.sent[1]!.body as KubeObject).metadata.resourceVersion, '1');
+    assert.equal((upstream.sent[2]!.body as KubeObject).metadata.resourceVersion, '1');
     assert.equal(vetted[0]!.stored, undefined);
+  });
+
+  it('an object created between the dry run and a creating apply is not merged unjudged: the pinned apply is stale, and the merge over it is judged', async () => {
+    // What kube-apiserver 1.20 answers (test/contract/server-side-apply.test.ts): resourceVersion "1" on an existing object is 409.
+    const stale = status(409, 'Conflict', 'Operation cannot be fulfilled on configmaps "cfg": the object has been modified; please apply your changes to the latest version and try again');
+    const upstream = upstreamOf([status(404, 'NotFound', 'not found'), merged('1'), stale, ok(stored('5')), merged('5'), ok(stored('6'))]);
+    const vetted: FinalObject[] = [];
+    const answer = await applyByDryRun({ upstream, ...setup(), vet: async (f) => { vetted.push(f); } });
+    assert.equal(answer.status, 200);
+    assert.equal(vetted.length, 2);
+    assert.equal(vetted[1]!.stored?.metadata.resourceVersion, '5', 'the intruder\'s object is what the second merge is judged over');
+    assert.deepEqual(vetted[1]!.tenant.data, { owned: 'by-alice' });
+    assert.equal((upstream.sent[5]!.body as KubeObject).metadata.resourceVersion, '5');
   });
 });
