@@ -4,7 +4,7 @@
 // detector/scheduler for templates and the executor for bindings, and the
 // member pool that applies to members and watches what it applied.
 import type { Upstream } from '../../kube/upstream.ts';
-import { createEventRecorder } from '../runtime/event-recorder.ts';
+import { createEventRecorder, type EventRecorder } from '../runtime/event-recorder.ts';
 import { createWorkQueue } from '../runtime/work-queue.ts';
 import { startWorkers, type ReconcileResult } from '../runtime/workers.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
@@ -21,9 +21,7 @@ import { createEchoRecord, memberEchoKey } from './echo-record.ts';
 import { createOnDemandKinds } from './on-demand-kinds.ts';
 import { tenantEventRecorder } from './tenant-events.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import { createFairGate } from '../runtime/fair-gate.ts';
-import { fairUpstream } from '../runtime/fair-upstream.ts';
-import { currentTenant, runForTenant } from '../runtime/tenant-scope.ts';
+import { createTenantClients } from './tenant-clients.ts';
 import { createClusterHealthView, type HealthConfirmedAt } from './cluster-health.ts';
 
 /**
@@ -77,7 +75,15 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const queue = routedQueue(templateQueue, bindingQueue);
   const echoes = createEchoRecord();
   // Informers keep the plain client: their lists and watches are the engine's own, not a tenant's.
-  const upstream = fairUpstream(options.upstream, createFairGate(options.requestsInFlight?.host ?? HOST_REQUESTS_IN_FLIGHT), currentTenant);
+  const eventRecorder = (host: Upstream): EventRecorder => tenantEventRecorder((clusterScopedNamespace) => createEventRecorder({ upstream: host, component: 'karmada-controller-manager', log: options.log, ...(clusterScopedNamespace ? { clusterScopedNamespace } : {}) }));
+  const clients = createTenantClients({
+    host: options.upstream,
+    connect: options.connect,
+    hostInFlight: options.requestsInFlight?.host ?? HOST_REQUESTS_IN_FLIGHT,
+    memberInFlight: options.requestsInFlight?.member ?? MEMBER_REQUESTS_IN_FLIGHT,
+    events: eventRecorder,
+  });
+  const upstream = clients.host;
   const clusterHealth = createClusterHealthView(options.clusterHealthConfirmedAt);
   const informers = startEngineInformers(options.upstream, (event) => {
     if (event.kind === 'cluster' && event.type !== 'DELETED') clusterHealth.observe(event.obj);
@@ -97,7 +103,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
   const onDemand = createOnDemandKinds(informers);
   const members = createMemberPool({
     upstream: options.upstream,
-    connect: (cluster, secret) => fairUpstream(options.connect(cluster, secret), createFairGate(options.requestsInFlight?.member ?? MEMBER_REQUESTS_IN_FLIGHT), currentTenant),
+    connect: clients.connect,
     log: options.log,
     onMemberChange: (uid, { cluster, resource, type, obj }) => {
       // The copy the executor just applied, coming back: nothing new to reflect.
@@ -116,7 +122,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     upstream,
     informers,
     members,
-    events: tenantEventRecorder((clusterScopedNamespace) => createEventRecorder({ upstream, component: 'karmada-controller-manager', log: options.log, ...(clusterScopedNamespace ? { clusterScopedNamespace } : {}) })),
+    events: eventRecorder(upstream),
     queue,
     applied: createAppliedRecord(),
     echoes,
@@ -136,9 +142,11 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
       const started = performance.now();
       let ok = false;
       try {
-        const result = await runForTenant(parsed.tenant, () => parsed.type === 'template'
-          ? reconcileTemplate(ctx, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
-          : reconcileBinding(ctx, parsed.tenant, parsed.namespace, parsed.name));
+        // The reconcile's requests and Events wait in its tenant's lines (tenant-clients.ts).
+        const bound = clients.bind(ctx, parsed.tenant);
+        const result = await (parsed.type === 'template'
+          ? reconcileTemplate(bound, parsed.tenant, parsed.resource, parsed.namespace, parsed.name)
+          : reconcileBinding(bound, parsed.tenant, parsed.namespace, parsed.name));
         ok = true;
         return result;
       } finally {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import type { Upstream } from '../../../../src/kube/upstream.ts';
 import { createFairGate, type FairGate } from '../../../../src/controllers/runtime/fair-gate.ts';
 import { fairUpstream } from '../../../../src/controllers/runtime/fair-upstream.ts';
-import { currentTenant, runForTenant } from '../../../../src/controllers/runtime/tenant-scope.ts';
 
 function fakeUpstream(calls: string[]): Upstream {
   return {
@@ -15,17 +14,23 @@ function fakeUpstream(calls: string[]): Upstream {
   };
 }
 
-describe('fair upstream and tenant scope', () => {
-  it('each request takes a slot under the tenant whose work made it, across awaits', async () => {
+/** A gate that records the key of every request it runs. */
+function recordingGate(limit: number, keys: string[]): FairGate {
+  const gate = createFairGate(limit);
+  return { ...gate, run: (key, task) => { keys.push(key); return gate.run(key, task); } };
+}
+
+describe('fair upstream', () => {
+  it('each request takes a slot under the key the client was made with, across awaits', async () => {
     const keys: string[] = [];
-    const gate = createFairGate(8);
-    const recording: FairGate = { ...gate, run: (key, task) => { keys.push(key); return gate.run(key, task); } };
+    const gate = recordingGate(8, keys);
     const calls: string[] = [];
-    const up = fairUpstream(fakeUpstream(calls), recording, currentTenant);
-    await up.request('GET', '/own');
+    const raw = fakeUpstream(calls);
+    const [own, acme, globex] = ['', 'acme', 'globex'].map((key) => fairUpstream(raw, gate, key));
+    await own?.request('GET', '/own');
     await Promise.all([
-      runForTenant('acme', async () => { await up.request('GET', '/a1'); await new Promise((r) => setTimeout(r, 5)); await up.request('GET', '/a2'); }),
-      runForTenant('globex', async () => { await new Promise((r) => setTimeout(r, 1)); await up.request('GET', '/g1'); }),
+      (async () => { await acme?.request('GET', '/a1'); await new Promise((r) => setTimeout(r, 5)); await acme?.request('GET', '/a2'); })(),
+      (async () => { await new Promise((r) => setTimeout(r, 1)); await globex?.request('GET', '/g1'); })(),
     ]);
     assert.deepEqual(keys.sort(), ['', 'acme', 'acme', 'globex']);
     assert.deepEqual(calls.sort(), ['GET /a1', 'GET /a2', 'GET /g1', 'GET /own']);
@@ -34,7 +39,7 @@ describe('fair upstream and tenant scope', () => {
   it('streams (watches) pass straight through and never hold a slot', async () => {
     const gate = createFairGate(1);
     const calls: string[] = [];
-    const up = fairUpstream(fakeUpstream(calls), gate, currentTenant);
+    const up = fairUpstream(fakeUpstream(calls), gate, 'acme');
     let release!: () => void;
     const held = gate.run('x', () => new Promise<void>((r) => { release = r; }));
     await up.stream('/watch');
