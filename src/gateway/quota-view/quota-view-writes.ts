@@ -10,10 +10,11 @@ import type { KubeObject } from '../../core/types.ts';
 import { TENANT_QUOTA_NAME } from '../../core/tenancy/quota/quota-view.ts';
 
 const isQuotas = (info: RequestInfo): boolean => info.isResourceRequest && info.apiGroup === '' && info.resource === 'resourcequotas';
+const WRITES = new Set(['create', 'update', 'patch', 'delete']);
 
 /** Throws the 403 when the write names the view: by URL (update, patch, delete, status), or by body (a create). */
 export function refuseQuotaViewWrite(info: RequestInfo, user: string | undefined, body?: KubeObject): void {
-  if (!isQuotas(info)) return;
+  if (!isQuotas(info) || !WRITES.has(info.verb)) return;
   const name = info.name || (info.verb === 'create' ? body?.metadata?.name : undefined);
   if (name !== TENANT_QUOTA_NAME) return;
   throw forbidden({
