@@ -187,5 +187,10 @@ describe('e2e: the tenant\'s everyday cluster (issue 14)', { timeout: 600_000 },
     assert.match(refusal, /exceeded quota: tenant-quota, requested: count\/secrets=1, used: count\/secrets=3, limited: count\/secrets=3/);
     const visible = (await g('get', 'secrets', '-A', '-o', 'name')).trim().split('\n').filter(Boolean);
     assert.equal(visible.length, 3, `the tenant sees exactly the three Secrets the quota allows: ${visible.join(', ')}`);
+    // kubectl 1.27 gets the same answer: three visible, the fourth refused.
+    const old = await kubectl('1.27', ['create', 'secret', 'generic', 'with-1-27', '--from-literal=a=b'], { kubeconfigPath: kubeconfigOf('globex') });
+    assert.notEqual(old.code, 0);
+    assert.match(old.stderr, /exceeded quota: tenant-quota, requested: count\/secrets=1, used: count\/secrets=3, limited: count\/secrets=3/);
+    assert.equal((await as('1.27', 'globex')('get', 'secrets', '-A', '-o', 'name')).trim().split('\n').filter(Boolean).length, 3);
   });
 });
