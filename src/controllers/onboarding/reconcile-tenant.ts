@@ -12,7 +12,7 @@ import type { ObjectClient } from './object-client.ts';
 import { CLEANUP_FINALIZER, ConditionType, Reason } from './reasons.ts';
 import { certificateLifetimeMs, validateTenantSpec } from './validate-spec.ts';
 import { decideTenantId, platformIds } from './assign-id.ts';
-import { ensureTenantNamespaces, SYSTEM_NAMESPACES } from './reconcile-namespaces.ts';
+import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
 import { reconcileCredentials } from './reconcile-credentials.ts';
 import { computeUsage } from './compute-usage.ts';
