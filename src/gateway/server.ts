@@ -9,6 +9,8 @@ import { startTenantDirectory } from './tenants/upstream-tenant-directory.ts';
 import type { TenantDirectory } from './tenant-directory.ts';
 import { createWriteAdmission, podSecurityLevelOf } from './admission/write-admission.ts';
 import { createClaimLookup } from './forward/held-at-create.ts';
+import { createObjectCounts } from './admission/object-counts.ts';
+import { createLiveQuotaView } from './quota-view/live-quota-view.ts';
 import { servePortal } from './portal/portal-routes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadGatewaySecrets } from './state/gateway-secrets.ts';
@@ -151,6 +153,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const authenticate = createAuthenticator({ tenants: directory, tokens, serviceAccounts });
   const policies = createTenantPolicies(rbac);
   const rbacCatchUp = (timeoutMs: number) => rbac.catchUp(timeoutMs);
+  // The tenant's quota view (issue 14 item 9): counts kept live from the count quota's counters.
+  const quotaView = createLiveQuotaView({ upstream, tenants: directory, log });
+  const counts = createObjectCounts({ onCount: quotaView.onCount });
   const deps = {
     authenticate,
     tenants: directory,
@@ -161,7 +166,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
       podSecurityOf: podSecurityLevelOf(directory),
       claims: createClaimLookup(upstream, directory),
-      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
+      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp, counts, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
+      namespaceCreated: quotaView.namespaceCreated,
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
@@ -228,6 +234,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await closed;
         await observability.stop();
         health.stop();
+        quotaView.stop();
         proxy.close();
         cache.stop();
         rbac.stop();

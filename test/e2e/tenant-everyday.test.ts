@@ -4,10 +4,16 @@
 //   2. `kubectl rollout status` and `kubectl wait --for=condition=Available`
 //      finish on a propagated Deployment (observedGeneration and conditions);
 //   3. the tenant quota counts only what the tenant can see;
-//   4. `kubectl get crb` shows tenant names, and that name works.
+//   4. `kubectl get crb` shows tenant names, and that name works;
+//   5. edits that cannot apply (Pod Security labels, the tenant label) are
+//      refused with a 403 that says why, not printed as done and dropped;
+//   6, 7. `kubectl create token` issues a token that authenticates as the
+//      ServiceAccount (`kubectl auth whoami`), at this tenant's gateway URL only.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { usePropagationEnv } from '../helpers/propagation-env.ts';
 import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
@@ -114,6 +120,53 @@ describe('e2e: the tenant\'s everyday cluster (issue 14)', { timeout: 600_000 },
     assert.equal(after.status.observedGeneration, after.metadata.generation, 'the new generation observed');
   });
 
+  for (const v of VERSIONS) {
+    it(`5: kubectl ${v}: a label edit that cannot apply is refused with 403, and nothing changes`, async () => {
+      const run = (...args: string[]) => kubectl(v, args, { kubeconfigPath: kubeconfigOf('acme') });
+      const psa = await run('label', 'ns', 'default', 'pod-security.kubernetes.io/enforce=privileged', '--overwrite');
+      assert.notEqual(psa.code, 0, 'not "labeled"');
+      assert.match(psa.stderr, /Error from server \(Forbidden\): namespaces "default" is forbidden: .*pod-security\.kubernetes\.io\/enforce is set by the platform/);
+      const tenantLabel = await run('label', 'ns', 'default', 'tenancy.warren.dev/tenant=other');
+      assert.notEqual(tenantLabel.code, 0);
+      assert.match(tenantLabel.stderr, /Forbidden.*the label tenancy\.warren\.dev\/tenant is set by the platform/);
+      for (const r of [psa, tenantLabel]) assert.doesNotMatch(r.stderr, new RegExp(`${env.idOf('acme')}-`), 'in tenant terms');
+      const labels = JSON.parse(await as(v, 'acme')('get', 'ns', 'default', '-o', 'jsonpath={.metadata.labels}') || '{}') as Record<string, string>;
+      assert.notEqual(labels['pod-security.kubernetes.io/enforce'], 'privileged');
+      assert.equal(labels['tenancy.warren.dev/tenant'], undefined);
+    });
+
+    it(`6, 7: kubectl ${v}: create token authenticates as the ServiceAccount (auth whoami), and only at its own tenant's URL`, async () => {
+      const ns = `tokens-${v.replace('.', '-')}`;
+      const acme = as(v, 'acme');
+      await acme('create', 'namespace', ns);
+      await acme('-n', ns, 'create', 'serviceaccount', 'bot');
+      const token = (await acme('-n', ns, 'create', 'token', 'bot')).trim();
+      assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      // A kubeconfig with the token alone (kubectl would send a client certificate first).
+      const withToken = (tenant: string): string => {
+        const doc = parse(readFileSync(kubeconfigOf(tenant), 'utf8')) as { users: Array<{ user: Record<string, string> }> };
+        for (const u of doc.users) u.user = { token };
+        const path = join(env.root, `${tenant}-bot-${v}.kubeconfig`);
+        writeFileSync(path, stringify(doc));
+        return path;
+      };
+      const whoami = await kubectl(v, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfigPath: withToken('acme') });
+      assert.equal(whoami.code, 0, whoami.stderr);
+      assert.equal(whoami.stdout, `system:serviceaccount:${ns}:bot`);
+      // No grant yet: the ServiceAccount is refused as kube refuses it, in tenant terms.
+      const denied = await kubectl(v, ['-n', ns, 'get', 'configmaps'], { kubeconfigPath: withToken('acme') });
+      assert.notEqual(denied.code, 0);
+      assert.match(denied.stderr, new RegExp(`User "system:serviceaccount:${ns}:bot" cannot list resource "configmaps" in API group "" in the namespace "${ns}"`));
+      // Another tenant's gateway URL does not take it.
+      const elsewhere = await kubectl(v, ['get', 'configmaps'], { kubeconfigPath: withToken('globex') });
+      assert.notEqual(elsewhere.code, 0, 'acme\'s token must not work at globex\'s URL');
+      // The gateway answers a credential at another tenant's URL as if that URL served nothing (its tenant-URL check).
+      assert.match(elsewhere.stderr, /Unauthorized|must be logged in|Forbidden|could not find the requested resource/);
+      assert.doesNotMatch(elsewhere.stdout, /kube-root-ca|NAME/);
+      await acme('delete', 'namespace', ns, '--wait=false');
+    });
+  }
+
   it('3: the object quota counts what the tenant sees (its kubeconfig Secret in warren-system does not count)', async () => {
     const host = createUpstream({ path: env.up().adminKubeconfigPath });
     try {
@@ -134,5 +187,10 @@ describe('e2e: the tenant\'s everyday cluster (issue 14)', { timeout: 600_000 },
     assert.match(refusal, /exceeded quota: tenant-quota, requested: count\/secrets=1, used: count\/secrets=3, limited: count\/secrets=3/);
     const visible = (await g('get', 'secrets', '-A', '-o', 'name')).trim().split('\n').filter(Boolean);
     assert.equal(visible.length, 3, `the tenant sees exactly the three Secrets the quota allows: ${visible.join(', ')}`);
+    // kubectl 1.27 gets the same answer: three visible, the fourth refused.
+    const old = await kubectl('1.27', ['create', 'secret', 'generic', 'with-1-27', '--from-literal=a=b'], { kubeconfigPath: kubeconfigOf('globex') });
+    assert.notEqual(old.code, 0);
+    assert.match(old.stderr, /exceeded quota: tenant-quota, requested: count\/secrets=1, used: count\/secrets=3, limited: count\/secrets=3/);
+    assert.equal((await as('1.27', 'globex')('get', 'secrets', '-A', '-o', 'name')).trim().split('\n').filter(Boolean).length, 3);
   });
 });

@@ -1,7 +1,8 @@
 // Issue 14 items 8 and 9 on `warren up`, as a tenant with kubectl 1.27 and 1.33.
-// Item 9: the tenant sees its quota, a ResourceQuota `tenant-quota` in its
-// `default` namespace (its Tenant's limits as hard, the counted usage as used),
-// and another tenant sees its own, never acme's.
+// Item 9: the tenant sees its quota, a ResourceQuota `tenant-quota` in every
+// namespace (its Tenant's limits as hard, its usage as used), made with each
+// namespace and gone with it, read-only (403), its counts live; another tenant
+// sees its own, never acme's.
 // Item 8: where a tenant's workloads run in `warren up` when no policy
 // propagates them. The embedded host simulates them, as the members do (ADR
 // 0023's one model: the host runs what is not propagated), so a tenant's
@@ -32,13 +33,70 @@ describe('warren up: the tenant\'s own view (issue 14 items 8 and 9)', { timeout
         const r = await kubectl(version, ['-n', 'default', 'get', 'resourcequota', 'tenant-quota', '-o', 'json'], { kubeconfigPath: join(env.root, 'tenants', 'acme.kubeconfig') });
         return r.code === 0 ? JSON.parse(r.stdout) as { spec: { hard: Record<string, string> }; status?: { hard?: Record<string, string>; used?: Record<string, string> } } : undefined;
       }, 'acme\'s tenant-quota', { timeoutMs: 120_000 });
-      assert.deepEqual(quota.spec.hard, { [`${PREFIX}requests.cpu`]: '16', [`${PREFIX}requests.memory`]: '64Gi', [`${PREFIX}requests.storage`]: '500Gi' });
-      assert.deepEqual(Object.keys(quota.status?.used ?? {}).sort(), Object.keys(quota.spec.hard).sort());
+      const hard = quota.spec.hard;
+      assert.equal(hard[`${PREFIX}requests.cpu`], '16');
+      assert.equal(hard[`${PREFIX}requests.memory`], '64Gi');
+      assert.equal(hard[`${PREFIX}requests.storage`], '500Gi');
+      assert.equal(hard[`${PREFIX}namespaces`], '20');
+      assert.equal(hard[`${PREFIX}count.configmaps`], '1000');
+      assert.equal(hard[`${PREFIX}count.deployments.apps`], '1000');
       const described = await as('acme')('-n', 'default', 'describe', 'quota', 'tenant-quota');
       assert.match(described, new RegExp(`${PREFIX.replace(/\./g, '\\.')}requests\\.cpu\\s+\\S+\\s+16`));
+      assert.match(described, new RegExp(`${PREFIX.replace(/\./g, '\\.')}count\\.secrets\\s+\\d+\\s+(1000|1k)\\n`));
       assert.doesNotMatch(described, new RegExp(`${env.idOf('acme')}-`), 'in the tenant\'s terms');
       const theirs = JSON.parse(await as('globex')('-n', 'default', 'get', 'resourcequota', 'tenant-quota', '-o', 'json')) as { spec: { hard: Record<string, string> } };
       assert.equal(theirs.spec.hard[`${PREFIX}requests.cpu`], '8', 'globex sees its own limits, not acme\'s');
+      assert.equal(theirs.spec.hard[`${PREFIX}count.configmaps`], '500');
+    });
+
+    it(`kubectl ${version}: a namespace comes with its tenant-quota, read-only, whose counts follow creates and deletes, and goes with it`, async () => {
+      const ns = `quota-${version.replace('.', '-')}`;
+      const run = (...args: string[]) => kubectl(version, args, { kubeconfigPath: join(env.root, 'tenants', 'acme.kubeconfig') });
+      const ok = async (...args: string[]): Promise<string> => {
+        const r = await run(...args);
+        assert.equal(r.code, 0, `kubectl ${version} ${args.join(' ')}: ${r.stderr}`);
+        return r.stdout;
+      };
+      const usedOf = async (): Promise<Record<string, string>> =>
+        (JSON.parse(await ok('-n', ns, 'get', 'resourcequota', 'tenant-quota', '-o', 'json')) as { status?: { used?: Record<string, string> } }).status?.used ?? {};
+      await ok('create', 'namespace', ns);
+      // Created with the namespace: no wait.
+      assert.match(await ok('-n', ns, 'get', 'resourcequota', 'tenant-quota', '-o', 'name'), /^resourcequota\/tenant-quota$/m);
+      const all = await ok('get', 'quota', '-A');
+      for (const n of ['default', 'kube-system', ns]) assert.match(all, new RegExp(`^${n}\\s+tenant-quota\\s`, 'm'), `get quota -A lists ${n}'s view`);
+      assert.doesNotMatch(all, new RegExp(`${env.idOf('acme')}-`), 'in the tenant\'s terms');
+      // Live: the counts come from the gateway's counters within seconds, not at onboarding's next pass.
+      const before = await eventually(async () => {
+        const used = await usedOf();
+        return used[`${PREFIX}count.configmaps`] !== undefined && used[`${PREFIX}namespaces`] !== undefined ? used : undefined;
+      }, 'the view\'s counts', { timeoutMs: 30_000 });
+      const configmaps = Number(before[`${PREFIX}count.configmaps`]);
+      await ok('-n', ns, 'create', 'configmap', 'one', '--from-literal=a=b');
+      await ok('-n', ns, 'create', 'configmap', 'two', '--from-literal=a=b');
+      await eventually(async () => Number((await usedOf())[`${PREFIX}count.configmaps`]) === configmaps + 2, `count.configmaps ${configmaps} → ${configmaps + 2}`, { timeoutMs: 20_000 });
+      await ok('-n', ns, 'delete', 'configmap', 'one');
+      await eventually(async () => Number((await usedOf())[`${PREFIX}count.configmaps`]) === configmaps + 1, `count.configmaps back to ${configmaps + 1}`, { timeoutMs: 20_000 });
+      // Every tenant namespace shows the same tenant-wide figure.
+      await eventually(async () => {
+        const r = await run('-n', 'default', 'get', 'resourcequota', 'tenant-quota', '-o', `jsonpath={.status.used.tenancy\\.warren\\.dev/count\\.configmaps}`);
+        return Number(r.stdout) === configmaps + 1;
+      }, 'default\'s view agrees', { timeoutMs: 20_000 });
+      // Read-only: the answer kube gives a user without the right, in tenant terms.
+      for (const args of [['label', 'resourcequota', 'tenant-quota', 'x=y'], ['delete', 'resourcequota', 'tenant-quota'], ['patch', 'resourcequota', 'tenant-quota', '--type=merge', '-p', '{"spec":{"hard":{"tenancy.warren.dev/namespaces":"999"}}}']]) {
+        const r = await run('-n', ns, ...args);
+        assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} must fail`);
+        assert.match(r.stderr, new RegExp(`Error from server \\(Forbidden\\): resourcequotas "tenant-quota" is forbidden: User "alice" cannot (patch|delete) resource "resourcequotas" in API group "" in the namespace "${ns}"`));
+        assert.doesNotMatch(r.stderr, new RegExp(`${env.idOf('acme')}-`));
+      }
+      const kept = JSON.parse(await ok('-n', ns, 'get', 'resourcequota', 'tenant-quota', '-o', 'json')) as { metadata: { labels?: Record<string, string> }; spec: { hard: Record<string, string> } };
+      assert.equal(kept.spec.hard[`${PREFIX}namespaces`], '20');
+      assert.equal(kept.metadata.labels?.x, undefined);
+      // The tenant's own quotas are its to write, beside the view.
+      await ok('-n', ns, 'create', 'quota', 'mine', '--hard=configmaps=10');
+      await ok('-n', ns, 'delete', 'quota', 'mine');
+      await ok('delete', 'namespace', ns, '--wait=false');
+      await eventually(async () => (await run('get', 'namespace', ns)).code !== 0, `${ns} gone`, { timeoutMs: 120_000 });
+      assert.doesNotMatch(await ok('get', 'quota', '-A'), new RegExp(`^${ns}\\s`, 'm'), 'the view went with its namespace');
     });
   }
 

@@ -1,64 +1,75 @@
 // The tenant sees its quota (issue 14 item 9): a ResourceQuota `tenant-quota`
-// in its `default` namespace, as Capsule users see theirs, with the Tenant's
-// cpu/memory/storage limits as `hard` and the usage onboarding counted as
-// `used`. `kubectl describe quota tenant-quota -n default` then says what the
-// refusals say (they name the same quota: quota-decision.ts).
-// It must inform, never enforce: the limit is tenant-wide and the gateway
-// enforces it (ADR 10), while a ResourceQuota upstream binds per namespace and,
-// with `requests.cpu` in `hard`, makes the host refuse every pod without cpu
-// requests. So its keys carry the tenancy.warren.dev/ prefix: no quota
-// evaluator counts them (admission ignores them) and kube's quota controller
-// keeps the `used` written here ("we preserve the past usage observation"; the
-// embedded apiserver's too). Only in `default`: one tenant-wide figure, and
-// namespaces the tenant makes are left exactly as on any cluster (Kubernetes'
-// conformance specs count the quotas in theirs).
-// Usage is as of onboarding's last count (each pass: a Tenant change, the
-// periodic resync), not live; the gateway's refusals are always current.
-import type { KubeObject } from '../../core/types.ts';
+// in every tenant namespace (core/tenancy/quota/quota-view.ts says what it
+// holds and why its keys never enforce anything). Onboarding makes sure each
+// namespace has one with the Tenant's limits, repairs one that was changed
+// beside the gateway (tenants cannot write it: gateway/quota-view), removes them
+// when the Tenant sets no limit, and writes the cpu/memory/storage it counted.
+// The gateway creates the view with each namespace a tenant creates (so it is
+// there when the namespace is) and keeps the counts live; a namespace's view
+// goes with the namespace. The engine's execution spaces get none.
+import { ApiError } from '../../core/api-error.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import { TENANT_QUOTA_NAME, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
+import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
+import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
+import {
+  mergeUsed, NAMESPACES_KEY, QUOTA_VIEW_PREFIX, quotaViewObject, requestKeys, sameFigures, TENANT_QUOTA_NAME, viewHard, type TenantQuotaLimits,
+} from '../../core/tenancy/quota/quota-view.ts';
 import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
 import type { ObjectClient } from './object-client.ts';
+import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 
-export const QUOTA_VIEW_PREFIX = 'tenancy.warren.dev/';
+export { QUOTA_VIEW_PREFIX };
 
-const FIELDS = [['cpu', 'requests.cpu'], ['memory', 'requests.memory'], ['storage', 'requests.storage']] as const;
+interface ViewStatus { hard?: Record<string, string>; used?: Record<string, string> }
 
-/** spec.hard and status.used of the view; pure. */
-export function quotaViewFigures(limits: ResourceLimits, usage: TenantStatus['usage']): { hard: Record<string, string>; used: Record<string, string> } {
-  const hard: Record<string, string> = {};
+/** spec.hard of the view and the figures onboarding owns in status.used; pure. */
+export function quotaViewFigures(limits: TenantQuotaLimits, usage: TenantStatus['usage']): { hard: Record<string, string>; used: Record<string, string> } {
   const used: Record<string, string> = {};
-  for (const [field, key] of FIELDS) {
-    const limit = limits[field];
-    if (limit === undefined) continue;
-    hard[`${QUOTA_VIEW_PREFIX}${key}`] = String(limit);
-    used[`${QUOTA_VIEW_PREFIX}${key}`] = String(usage?.[field] ?? '0');
+  for (const key of requestKeys(limits)) {
+    const field = key.slice(`${QUOTA_VIEW_PREFIX}requests.`.length) as 'cpu' | 'memory' | 'storage';
+    used[key] = String(usage?.[field] ?? '0');
   }
-  return { hard, used };
+  return { hard: viewHard(limits), used };
 }
 
+const viewPath = (namespace: string): string => `/api/v1/namespaces/${namespace}/resourcequotas/${TENANT_QUOTA_NAME}`;
+
 /**
- * Creates, updates or (no limits) removes the view in the tenant's `default` namespace upstream.
- * `namespaceJustCreated`: that namespace was made by this very pass, so no view can exist yet (no read).
+ * Creates, repairs or (no limits) removes the view in each of the tenant's namespaces upstream.
+ * `brandNew`: every namespace of the tenant was made by this very pass, so no view can exist yet.
  */
-export async function ensureQuotaView(client: ObjectClient, id: string, limits: ResourceLimits | undefined, usage: TenantStatus['usage'],
-  options: { namespaceJustCreated?: boolean } = {}): Promise<void> {
-  const collection = `/api/v1/namespaces/${id}-default/resourcequotas`;
-  const path = `${collection}/${TENANT_QUOTA_NAME}`;
-  if (options.namespaceJustCreated && !hasResourceLimits(limits)) return;
-  const existing = options.namespaceJustCreated ? undefined : await client.get(path);
-  if (!hasResourceLimits(limits)) {
-    if (existing) await client.remove(path);
+export async function ensureQuotaView(client: ObjectClient, id: string, limits: TenantQuotaLimits | undefined, usage: TenantStatus['usage'],
+  options: { brandNew?: boolean } = {}): Promise<void> {
+  const selector = `${TENANT_LABEL}=${id}`;
+  if (options.brandNew && Object.keys(viewHard(limits)).length === 0) return;
+  const views = (await client.list('/api/v1/resourcequotas', selector)).filter((q) => q.metadata.name === TENANT_QUOTA_NAME);
+  const { hard, used: figures } = quotaViewFigures(limits ?? {}, usage);
+  if (Object.keys(hard).length === 0) {
+    for (const view of views) await client.remove(viewPath(view.metadata.namespace ?? ''));
     return;
   }
-  const { hard, used } = quotaViewFigures(limits, usage);
-  const metadata = { name: TENANT_QUOTA_NAME, namespace: `${id}-default`, labels: { [TENANT_LABEL]: id } };
-  let stored: KubeObject = existing ?? await client.create(collection, { apiVersion: 'v1', kind: 'ResourceQuota', metadata, spec: { hard } });
-  const spec = stored.spec as { hard?: Record<string, string> } | undefined;
-  if (existing && (JSON.stringify(spec?.hard ?? {}) !== JSON.stringify(hard) || stored.metadata.labels?.[TENANT_LABEL] !== id)) {
-    stored = await client.update(path, { ...stored, metadata: { ...stored.metadata, labels: { ...stored.metadata.labels, [TENANT_LABEL]: id } }, spec: { ...(spec ?? {}), hard } });
+  const byNamespace = new Map(views.map((v) => [v.metadata.namespace ?? '', v]));
+  const namespaces = (await client.list(NAMESPACES_PATH, `${selector},${NOT_EXECUTION_SPACE}`))
+    .filter((n) => visibleToTenant(id, n) && !n.metadata.deletionTimestamp);
+  // Until the gateway counts them, a new view shows the namespaces onboarding just counted.
+  const seed: Record<string, string> = usage?.namespaces !== undefined && hard[NAMESPACES_KEY] !== undefined ? { [NAMESPACES_KEY]: String(usage.namespaces) } : {};
+  for (const ns of namespaces) {
+    const namespace = ns.metadata.name ?? '';
+    let view = byNamespace.get(namespace);
+    try {
+      if (!view) view = await client.create(`/api/v1/namespaces/${namespace}/resourcequotas`, quotaViewObject(id, namespace, hard));
+      else if (!sameFigures((view.spec as { hard?: Record<string, string> } | undefined)?.hard, hard) || view.metadata.labels?.[TENANT_LABEL] !== id) {
+        view = await client.update(viewPath(namespace), { ...view, metadata: { ...view.metadata, labels: { ...view.metadata.labels, [TENANT_LABEL]: id } }, spec: { ...(view.spec ?? {}), hard } });
+      }
+      const status = view.status as ViewStatus | undefined;
+      const used = mergeUsed({ ...seed, ...status?.used }, requestKeys(limits), figures, hard);
+      if (sameFigures(status?.hard, hard) && sameFigures(status?.used, used)) continue;
+      await client.update(`${viewPath(namespace)}/status`, { ...view, status: { hard, used } });
+    } catch (err) {
+      // A namespace being deleted refuses new objects (403), and another writer may have moved
+      // the view on (409): the next pass sees the namespace as it is then.
+      if (err instanceof ApiError && [403, 404, 409].includes(err.code)) continue;
+      throw err;
+    }
   }
-  const status = stored.status as { hard?: Record<string, string>; used?: Record<string, string> } | undefined;
-  if (JSON.stringify(status?.hard ?? {}) === JSON.stringify(hard) && JSON.stringify(status?.used ?? {}) === JSON.stringify(used)) return;
-  await client.update(`${path}/status`, { ...stored, status: { hard, used } });
 }

@@ -12,7 +12,7 @@ import type { ObjectClient } from './object-client.ts';
 import { CLEANUP_FINALIZER, ConditionType, Reason } from './reasons.ts';
 import { certificateLifetimeMs, validateTenantSpec } from './validate-spec.ts';
 import { decideTenantId, platformIds } from './assign-id.ts';
-import { ensureTenantNamespaces, SYSTEM_NAMESPACES } from './reconcile-namespaces.ts';
+import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
 import { reconcileCredentials } from './reconcile-credentials.ts';
 import { computeUsage } from './compute-usage.ts';
@@ -176,10 +176,11 @@ export async function reconcileTenant(deps: OnboardingDeps, name: string): Promi
     // all just created, has exactly those four: nothing else can carry an id that did not
     // exist a moment ago. That saves a LIST whose cost grows with every upstream namespace.
     // Otherwise (and on every later pass, the periodic resync included) usage is counted.
-    const onlyNewNamespaces = decision.kind === 'assign' && !tenant.spec?.id && namespaces.every((o) => o === 'created') && !hasResourceLimits(spec.quota);
+    const brandNew = decision.kind === 'assign' && !tenant.spec?.id && namespaces.every((o) => o === 'created');
+    const onlyNewNamespaces = brandNew && !hasResourceLimits(spec.quota);
     status.usage = onlyNewNamespaces ? { namespaces: namespaces.length } : await computeUsage(deps.client, id, spec.quota);
     // What the tenant reads of its quota (issue 14 item 9): kept beside the usage it shows.
-    await ensureQuotaView(deps.client, id, spec.quota, status.usage, { namespaceJustCreated: namespaces[SYSTEM_NAMESPACES.indexOf('default')] === 'created' });
+    await ensureQuotaView(deps.client, id, spec.quota, status.usage, { brandNew });
     const registered = deps.clusters?.();
     if (registered) status.clusters = resolveTenantClusters(spec.clusters, registered);
 

@@ -57,8 +57,12 @@ interface Counter {
 
 export const DEFAULT_COUNT_TTL_MS = 2_000;
 
-export function createObjectCounts(options: { ttlMs?: number; now?: () => number } = {}): ObjectCounts {
+/** Told each count as it becomes known (read, or one more committed), and undefined when it must be read again (the quota view, gateway/quota-view). */
+export type CountListener = (tenantId: string, resource: string, count: number | undefined) => void;
+
+export function createObjectCounts(options: { ttlMs?: number; now?: () => number; onCount?: CountListener } = {}): ObjectCounts {
   const ttl = options.ttlMs ?? DEFAULT_COUNT_TTL_MS;
+  const told = options.onCount ?? ((): void => undefined);
   const now = options.now ?? Date.now;
   /** tenant id → resource → counter. */
   const counters = new Map<string, Map<string, Counter>>();
@@ -101,13 +105,13 @@ export function createObjectCounts(options: { ttlMs?: number; now?: () => number
           const used = c.count + c.pending;
           if (used >= limit) return { refused: { used } };
           c.pending++;
-          return { reservation: reservationOf(c) };
+          return { reservation: reservationOf(c, tenantId, resource) };
         }
         if (c.pending > 0) {
           await new Promise<void>((wake) => c.drained.push(wake));
           continue;
         }
-        c.loading ??= startLoad(c, load, limit);
+        c.loading ??= startLoad(c, { tenantId, resource, load }, limit);
         await c.loading;
       }
     },
@@ -116,10 +120,12 @@ export function createObjectCounts(options: { ttlMs?: number; now?: () => number
       if (!byResource) return;
       if (resource === undefined) for (const c of byResource.values()) c.generation++;
       else { const c = byResource.get(resource); if (c) c.generation++; }
+      told(tenantId, resource ?? '*', undefined);
     },
   };
 
-  function startLoad(c: Counter, load: ReserveRequest['load'], limit: number): Promise<void> {
+  function startLoad(c: Counter, request: Pick<ReserveRequest, 'tenantId' | 'resource' | 'load'>, limit: number): Promise<void> {
+    const { load } = request;
     const generation = c.generation;
     return load(limit).then((loaded) => {
       // A partial count must be past the cap, or it decides nothing (and the next reservation would read again forever).
@@ -128,12 +134,13 @@ export function createObjectCounts(options: { ttlMs?: number; now?: () => number
       c.complete = loaded.complete;
       c.loadedAt = now();
       c.loadedGeneration = generation;
+      if (loaded.complete) told(request.tenantId, request.resource, loaded.count);
     }).finally(() => {
       c.loading = undefined;
     });
   }
 
-  function reservationOf(c: Counter): Reservation {
+  function reservationOf(c: Counter, tenantId: string, resource: string): Reservation {
     let done = false;
     const once = (step: () => void) => (): void => {
       if (done) return;
@@ -142,9 +149,9 @@ export function createObjectCounts(options: { ttlMs?: number; now?: () => number
       settle(c);
     };
     return {
-      commit: once(() => { if (c.count !== undefined) c.count++; }),
+      commit: once(() => { if (c.count !== undefined) c.count++; told(tenantId, resource, c.complete ? c.count : undefined); }),
       release: once(() => undefined),
-      unknown: once(() => { c.generation++; }),
+      unknown: once(() => { c.generation++; told(tenantId, resource, undefined); }),
     };
   }
 }

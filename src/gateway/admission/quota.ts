@@ -70,7 +70,8 @@ export async function countTenantObjects(upstream: Upstream, tenantId: string, t
     const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${target.collection}?${query.toString()}`, undefined, { Accept: METADATA_ONLY });
     if (answer.status === 404 && !next) return { count: 0, complete: true };
     if (answer.status !== 200) throw new Error(`counting ${target.resource} for the tenant quota: HTTP ${answer.status}`);
-    count += (answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item, { crd: target.crd })).length;
+    // The quota views (tenant-quota, one per namespace) are the platform's, not objects the tenant made.
+    count += (answer.body.items ?? []).filter((item) => visibleToTenant(tenantId, item, { crd: target.crd }) && !(target.key === '/resourcequotas' && item.metadata?.name === TENANT_QUOTA_NAME)).length;
     next = answer.body.metadata?.continue || undefined;
   } while (next && count <= cap);
   return { count, complete: next === undefined };

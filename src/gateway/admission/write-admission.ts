@@ -12,6 +12,7 @@ import { quotaAdmitter } from './quota-admitter.ts';
 import { ownerReferencesAdmitter } from './owner-references-admitter.ts';
 import { pvcVolumeAdmitter } from './pvc-volume-admitter.ts';
 import { objectCountAdmitter } from './object-count-admitter.ts';
+import type { ObjectCounts } from './object-counts.ts';
 
 export interface WriteAdmissionOptions {
   upstream: Upstream;
@@ -21,6 +22,8 @@ export interface WriteAdmissionOptions {
   rbacCatchUp?: (timeoutMs: number) => Promise<boolean>;
   /** Called with each quota refusal (metrics). */
   onQuotaRefusal?: (tenantId: string) => void;
+  /** The count quota's counters (default: its own, object-counts.ts); the quota view listens to them. */
+  counts?: ObjectCounts;
 }
 
 export const podSecurityLevelOf = (tenants: TenantDirectory) => (tenantId: string): PodSecurityLevel => tenants.byId(tenantId)?.podSecurity ?? 'baseline';
@@ -34,6 +37,6 @@ export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionC
     ownerReferencesAdmitter(options.upstream),
     pvcVolumeAdmitter(options.upstream),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
-    objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
+    objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals, ...(options.counts ? { counts: options.counts } : {}) }),
   ]);
 }

@@ -27,6 +27,8 @@ import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { createHeavyBodyGate, type HeavyBodyGate } from './heavy-body-gate.ts';
 import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
+import { refuseQuotaViewWrite, sparesQuotaView } from '../quota-view/quota-view-writes.ts';
+import { withQuery } from './prepared-request.ts';
 
 /** The isolation guard on the exact object about to be sent (handler.ts's guard()), at the request's path unless told; throws to refuse. */
 export type GuardFinal = (upstreamObject: KubeObject, path?: string) => void;
@@ -53,7 +55,11 @@ export interface ForwarderOptions {
   heavyBodies?: HeavyBodyGate;
   /** Would the engine claim a created workload at once (held-at-create.ts)? Default: never asked (held later by the engine). */
   claims?: ClaimLookup;
+  /** Runs once the upstream created a namespace for the tenant, before the tenant hears of it (the quota view, gateway/quota-view). */
+  namespaceCreated?: (tenantId: string, upstreamNamespace: string) => Promise<void>;
 }
+
+const createsNamespace = (info: RequestInfo): boolean => info.verb === 'create' && info.apiGroup === '' && info.resource === 'namespaces' && !info.subresource;
 
 export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
   const podSecurityOf = options.podSecurityOf ?? (() => 'baseline');
@@ -99,6 +105,15 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         return;
       }
       if (prepared.final) await vet(prepared.final);
+      // A namespace comes with what the platform puts in it: sent here, so the tenant's answer waits for that.
+      if (prepared.final && options.namespaceCreated && createsNamespace(info)) {
+        const answer = await upstream.request<KubeObject>('POST', withQuery(prepared.path, prepared.query), prepared.body);
+        const name = answer.body?.metadata?.name;
+        if (answer.status >= 200 && answer.status < 300 && name && !prepared.query.has('dryRun')) await options.namespaceCreated(ctx.id, name);
+        sendWarning(res, ctx, answer);
+        pipe.sendTranslated(res, ctx, answer.status, answer.body);
+        return;
+      }
       // Serialising a large body for upstream is a step of its own (yield-to-loop.ts).
       await yieldIfLarge(Number(req.headers['content-length'] ?? 0));
       pipe.json(req, res, ctx, prepared, kindHintOf(info, fwd));
@@ -109,6 +124,9 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
     async prepare(req, ctx, info, fwd, res) {
       const method = (req.method ?? 'GET').toUpperCase();
       const base = { method, path: fwd.path, query: fwd.query };
+      // The quota view is read-only to the tenant (quota-view-writes.ts).
+      refuseQuotaViewWrite(info, ctx.user);
+      sparesQuotaView(info, base.query);
       if (UPGRADE_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'upgrade' };
       if (STREAMING_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'stream' };
       if (info.verb === 'watch') return { ...base, mode: 'watch' };
@@ -118,6 +136,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         const target = targetOf(ctx, info, fwd);
         const obj = await readRequestObject(req, bodyTypeOf(info));
         refuseTenantLabelEdit(info, ctx.user, obj);
+        refuseQuotaViewWrite(info, ctx.user, obj);
         const final = translateWrite(target, obj, { source: 'body', verb: info.verb });
         return { ...base, mode: 'json', body: final.upstream, guardBody: final.upstream, final: { ...final, apply: false }, bodyConsumed: true };
       }

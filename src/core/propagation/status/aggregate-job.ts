@@ -1,6 +1,9 @@
 // Job and CronJob status from members (Karmada aggregatestatus.go, helper.ParsingJobStatus).
 // A finished template Job is never touched again. Complete is set only when the
-// Job completed in every member; Failed when it failed in any, naming them.
+// Job completed in every member; Failed when it failed in any, naming them;
+// SuccessCriteriaMet beside Complete when every member met it (kube 1.31+ Jobs
+// carry it, and a 1.33 apiserver refuses a Complete Job status without it).
+// startTime is set once, the earliest, when every member has started; kept after.
 // Condition times come from `now`, but an existing condition keeps its times so
 // an unchanged aggregate writes nothing.
 import type { AggregatedStatusItem } from '../karmada-types.ts';
@@ -12,6 +15,8 @@ export function aggregateJobStatus(template: Json, items: readonly AggregatedSta
   if (conditionTrue(old, 'Complete') || conditionTrue(old, 'Failed')) return old;
   const failedIn: string[] = [];
   let succeeded = 0;
+  let criteriaMet = 0;
+  let started = 0;
   let completions = 0;
   let startTime: string | undefined;
   let completionTime: string | undefined;
@@ -24,7 +29,11 @@ export function aggregateJobStatus(template: Json, items: readonly AggregatedSta
     const s = item.status;
     if (conditionTrue(s, 'Complete')) succeeded++;
     else if (conditionTrue(s, 'Failed')) failedIn.push(item.clusterName);
-    if (typeof s.startTime === 'string' && (startTime === undefined || s.startTime < startTime)) startTime = s.startTime;
+    if (conditionTrue(s, 'SuccessCriteriaMet')) criteriaMet++;
+    if (typeof s.startTime === 'string') {
+      started++;
+      if (startTime === undefined || s.startTime < startTime) startTime = s.startTime;
+    }
     if (typeof s.completionTime === 'string') {
       completions++;
       if (completionTime === undefined || completionTime < s.completionTime) completionTime = s.completionTime;
@@ -39,9 +48,13 @@ export function aggregateJobStatus(template: Json, items: readonly AggregatedSta
     return { type, status: 'True', lastProbeTime: prior?.lastProbeTime ?? now, lastTransitionTime: prior?.lastTransitionTime ?? now, reason, message };
   };
   if (failedIn.length > 0) conditions.push(keep('Failed', 'JobFailed', `Job executed failed in member clusters ${failedIn.join(',')}`));
-  if (items.length > 0 && succeeded === items.length) conditions.push(keep('Complete', 'Completed', 'Job completed'));
+  if (items.length > 0 && succeeded === items.length) {
+    conditions.push(keep('Complete', 'Completed', 'Job completed'));
+    if (criteriaMet === items.length) conditions.push(keep('SuccessCriteriaMet', 'CompletionsReached', 'All member clusters have met success criteria'));
+  }
   if (conditions.length > 0) out.conditions = conditions;
-  if (startTime) out.startTime = startTime;
+  if (typeof old.startTime === 'string') out.startTime = old.startTime;
+  else if (startTime && items.length > 0 && started === items.length) out.startTime = startTime;
   if (completionTime && completions === items.length) out.completionTime = completionTime;
   if (active) out.active = active;
   if (succeededPods) out.succeeded = succeededPods;

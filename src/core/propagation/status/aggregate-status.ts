@@ -36,7 +36,8 @@ export function aggregateStatus(template: KubeObject, items: readonly Aggregated
       return rec(t.spec).type === 'LoadBalancer' ? { loadBalancer: { ingress: collectLoadBalancerIngress(items) } } : (t.status as Json | undefined);
     case 'Ingress': return { loadBalancer: { ingress: collectLoadBalancerIngress(items) } };
     case 'PersistentVolumeClaim': return { ...rec(t.status), phase: pvcPhase(items) };
-    case 'Pod': return podStatus(items);
+    // Karmada leaves a Pod with no member status yet as it is.
+    case 'Pod': return items.length === 0 ? (t.status as Json | undefined) : podStatus(items);
     case 'PodDisruptionBudget': return pdbStatus(items);
     case 'HorizontalPodAutoscaler': return hpaStatus(items);
     default: return undefined;

@@ -51,8 +51,11 @@ export function fakeClient(): FakeClient {
     },
     async list<T extends KubeObject>(collection: string, selector?: string) {
       const reqs = selector ? parseLabelSelector(selector) : [];
+      // A namespaced resource's collection across namespaces (/api/v1/resourcequotas) holds every namespace's.
+      const across = /^\/api\/v1\/([a-z]+)$/.exec(collection)?.[1];
+      const inNamespace = (p: string): boolean => across !== undefined && across !== 'namespaces' && new RegExp(`^/api/v1/namespaces/[^/]+/${across}/[^/]+$`).test(p);
       return [...objects.entries()]
-        .filter(([p]) => p.startsWith(`${collection}/`) && !p.slice(collection.length + 1).includes('/'))
+        .filter(([p]) => (p.startsWith(`${collection}/`) && !p.slice(collection.length + 1).includes('/')) || inNamespace(p))
         .map(([, o]) => structuredClone(o) as T)
         .filter((o) => matchesLabels(reqs, o.metadata.labels));
     },

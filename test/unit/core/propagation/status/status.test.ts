@@ -162,6 +162,26 @@ describe('aggregateStatus', () => {
     assert.deepEqual(all?.conditions, [{ type: 'Complete', status: 'True', lastProbeTime: 'NOW', lastTransitionTime: 'NOW', reason: 'Completed', message: 'Job completed' }]);
     assert.equal(all?.completionTime, '2024-01-01T00:02:00Z');
   });
+  it('Job: SuccessCriteriaMet beside Complete once every member met it (Karmada; a 1.33 apiserver requires it with Complete)', () => {
+    const met = { succeeded: 1, startTime: 'T1', completionTime: 'T2', conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }] };
+    const old = { succeeded: 1, startTime: 'T1', completionTime: 'T2', conditions: [{ type: 'Complete', status: 'True' }] };
+    const both = aggregateStatus(template('Job', 1), [item('a', met), item('b', met)], { now: 'NOW' });
+    assert.deepEqual((both?.conditions as Array<{ type: string }>).map((c) => c.type), ['Complete', 'SuccessCriteriaMet']);
+    assert.equal((both?.conditions as Array<{ reason: string }>)[1]?.reason, 'CompletionsReached');
+    const mixed = aggregateStatus(template('Job', 1), [item('a', met), item('b', old)], { now: 'NOW' });
+    assert.deepEqual((mixed?.conditions as Array<{ type: string }>).map((c) => c.type), ['Complete']);
+  });
+  it('Job: startTime only once every member started, then kept (Karmada)', () => {
+    const started = { active: 1, startTime: '2024-01-01T00:00:05Z' };
+    assert.equal(aggregateStatus(template('Job', 1), [item('a', started), item('b', { active: 0 })], { now: 'NOW' })?.startTime, undefined);
+    assert.equal(aggregateStatus(template('Job', 1), [item('a', started), item('b')], { now: 'NOW' })?.startTime, undefined, 'a member without status has not started');
+    assert.equal(aggregateStatus(template('Job', 1, { startTime: '2024-01-01T00:00:09Z' }), [item('a', started)], { now: 'NOW' })?.startTime, '2024-01-01T00:00:09Z');
+  });
+  it('Pod: no member status at all leaves the template\'s status as it is (Karmada)', () => {
+    const status = { phase: 'Pending' };
+    assert.deepEqual(aggregateStatus(template('Pod', 0, status), []), status);
+    assert.equal(aggregateStatus(template('Pod', 0, status), [item('a')])?.phase, 'Pending');
+  });
   it('Job: failure names the clusters; a finished template is left alone', () => {
     const failed = { failed: 1, conditions: [{ type: 'Failed', status: 'True' }] };
     const got = aggregateStatus(template('Job', 1), [item('a', failed), item('b', failed)], { now: 'NOW' });
