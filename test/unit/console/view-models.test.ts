@@ -9,7 +9,7 @@ import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../../../src/core/propagation/karmada-types.ts';
 import { tenantRow, usageBar } from '../../../src/console/view/tenant-rows.ts';
 import { memberRow } from '../../../src/console/view/member-rows.ts';
-import { bindingTenant, placementMap, bindingRows } from '../../../src/console/view/placement-map.ts';
+import { bindingTenant, placementMap } from '../../../src/console/view/placement-map.ts';
 import { buildConsoleState } from '../../../src/console/view/console-state.ts';
 import { tenantDetail, tenantNamespaces } from '../../../src/console/view/tenant-detail.ts';
 import { specFrom } from '../../../src/console/view/tenant-spec-input.ts';
