@@ -1,6 +1,6 @@
 // Members: health (a member not Ready is red), Kubernetes version, taints,
 // region/zone/provider, resource summary and the tenants allowed on each.
-import type { MemberRow } from '../../src/console/view/console-types.ts';
+import type { ConsoleState, MemberRow } from '../../src/console/view/console-types.ts';
 import type { TableQuery } from '../../src/console/view/table-query.ts';
 import { badge, bar, h, keepingFocus, replaceChildren } from './dom.ts';
 import type { Page, PageContext } from './page.ts';
@@ -37,5 +37,13 @@ export function membersPage(main: HTMLElement, ctx: PageContext): Page {
       : h('p', {}, 'Loading…'));
   }
   draw();
-  return { update: () => draw() };
+  let shown = '';
+  return {
+    update(state: ConsoleState) {
+      const key = JSON.stringify(state.members);
+      if (key === shown) return;
+      shown = key;
+      draw();
+    },
+  };
 }

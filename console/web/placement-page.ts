@@ -55,5 +55,14 @@ export function placementPage(main: HTMLElement, ctx: PageContext): Page {
     showCell(state);
   }
   draw();
-  return { update: () => draw() };
+  // Redraw only when the map changed: a redraw replaces the buttons under the pointer.
+  let shown = '';
+  return {
+    update(state: ConsoleState) {
+      const key = JSON.stringify(state.placement);
+      if (key === shown) return;
+      shown = key;
+      draw();
+    },
+  };
 }

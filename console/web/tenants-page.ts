@@ -78,9 +78,14 @@ export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
       : h('p', {}, 'Loading…'));
   }
   draw();
+  let shown = '';
   return {
     update(state: ConsoleState) {
       form.members(state.members.map((m) => m.name));
+      // Redraw only when the rows changed: a redraw replaces the buttons under the pointer.
+      const key = JSON.stringify(state.tenants);
+      if (key === shown) return;
+      shown = key;
       draw();
     },
   };

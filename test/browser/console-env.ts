@@ -32,8 +32,9 @@ export async function startConsoleEnv(chromium: string): Promise<ConsoleEnv> {
   try {
     up = await startUp({
       dataDir, portBase: await freePortBase(2), members: 2, tenantsDir: TENANTS_DIR, log: () => undefined, progress: () => undefined,
-      // Probed often, declared down after a second: "a stopped member turns red" needs no long wait.
-      tuning: { clusterProbeIntervalMs: 250, clusterFailureThresholdMs: 1000 },
+      // Probed often, declared down after a few seconds: "a stopped member turns red" needs no long
+      // wait, and a member merely slow on a loaded machine (CI's 2 cores) does not flap.
+      tuning: { clusterProbeIntervalMs: 500, clusterFailureThresholdMs: 4000 },
     });
     const token = await warren(['admin', 'token', '--data-dir', dataDir, '--ttl', '3600'], 180_000);
     if (token.code !== 0) throw new Error(`warren admin token failed (${String(token.code)}): ${token.stderr}`);

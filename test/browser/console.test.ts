@@ -23,7 +23,7 @@ declare const localStorage: { length: number };
 declare const window: { innerWidth: number };
 declare function getComputedStyle(el: unknown): { backgroundColor: string };
 type HTMLTextAreaElement = { value: string };
-type HTMLButtonElement = { disabled: boolean };
+type HTMLButtonElement = { disabled: boolean; click(): void };
 
 const browser = requireChromium();
 const KUBECTL = '1.32';
@@ -161,7 +161,8 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
     // Live: the page is not reloaded; the cells fill in from the watch-driven stream.
     await diagnose(page, env.pageErrors, page.waitForFunction(SPREAD_OVER_BOTH, { timeout: 60_000 }));
     assert.equal(await attr(page, '[data-cell="globex/member1"]', 'data-replicas'), '0', 'nothing of acme in globex\'s row');
-    await page.click('[data-cell="acme/member1"] button');
+    // Clicked inside the page in one step: a live redraw between finding the button and clicking it would detach it.
+    await page.$eval('[data-cell="acme/member1"] button', (b) => (b as HTMLButtonElement).click());
     await page.waitForSelector('#cell-detail [data-workload="default/web"]');
     const listed = await page.$eval('#cell-detail', (el) => el.textContent ?? '');
     assert.match(listed, /Deployment/);
@@ -182,18 +183,18 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
 
   it('turns a stopped member red on the members page and the map', async () => {
     await page.goto(`${gateway}/console/#/members`);
-    await page.waitForSelector('[data-member="member2"][data-health="Ready"]');
+    await page.waitForSelector('[data-member="member2"][data-health="Ready"]', { timeout: 120_000 });
     const row = await page.$eval('[data-member="member1"]', (el) => el.textContent ?? '');
     assert.match(row, /acme/, 'the tenants using member1');
     await shot(page, 'members');
     await env.up.memberServers.member2!.stop();
-    await page.waitForSelector('[data-member="member2"][data-health="NotReady"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-member="member2"][data-health="NotReady"]', { timeout: 120_000 });
     assert.equal(await attr(page, '[data-member="member2"]', 'class'), 'row-bad');
     const colour = await page.$eval('[data-member="member2"] td', (el) => getComputedStyle(el).backgroundColor);
     assert.equal(colour, 'rgb(253, 227, 227)', 'the row is red');
     await shot(page, 'members-down');
     await page.goto(`${gateway}/console/#/placement`);
-    await page.waitForSelector('[data-member-column="member2"][data-health="NotReady"]');
+    await page.waitForSelector('[data-member-column="member2"][data-health="NotReady"]', { timeout: 60_000 });
   });
 
   it('gives a tenant credential 403 on the console and its API, and 401 to a bad one', async () => {
@@ -252,11 +253,11 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
   it('suspends and resumes a tenant, and deletes one only after its name is typed', async () => {
     await page.goto(`${gateway}/console/#/tenants`);
     await page.waitForSelector('[data-tenant="initech"]');
-    await page.click('button[aria-label="Suspend initech"]');
+    await page.$eval('button[aria-label="Suspend initech"]', (b) => (b as HTMLButtonElement).click());
     await page.waitForSelector('[data-tenant="initech"][data-phase="Suspended"]', { timeout: 60_000 });
-    await page.click('button[aria-label="Resume initech"]');
+    await page.$eval('button[aria-label="Resume initech"]', (b) => (b as HTMLButtonElement).click());
     await page.waitForSelector('[data-tenant="initech"][data-phase="Ready"]', { timeout: 60_000 });
-    await page.click('button[aria-label="Delete initech"]');
+    await page.$eval('button[aria-label="Delete initech"]', (b) => (b as HTMLButtonElement).click());
     await page.waitForSelector('dialog.confirm[open]');
     assert.equal(await page.$eval('dialog.confirm button.danger', (b) => (b as HTMLButtonElement).disabled), true, 'disabled until the name is typed');
     await page.type('#confirm-name', 'initec');
