@@ -1,9 +1,9 @@
 // Members: health (a member not Ready is red), Kubernetes version, taints,
 // region/zone/provider, resource summary and the tenants allowed on each.
-import type { ConsoleState, MemberRow } from '../../src/console/view/console-types.ts';
+import type { MemberRow } from '../../src/console/view/console-types.ts';
 import type { TableQuery } from '../../src/console/view/table-query.ts';
 import { badge, bar, h, keepingFocus, replaceChildren } from './dom.ts';
-import type { Page, PageContext } from './page.ts';
+import { redrawOnChange, type Page, type PageContext } from './page.ts';
 import { sortableTable, type Column } from './table.ts';
 
 export const healthTone = (health: string): string => (health === 'Ready' ? 'ok' : health === 'NotReady' ? 'bad' : 'warn');
@@ -37,13 +37,5 @@ export function membersPage(main: HTMLElement, ctx: PageContext): Page {
       : h('p', {}, 'Loading…'));
   }
   draw();
-  let shown = '';
-  return {
-    update(state: ConsoleState) {
-      const key = JSON.stringify(state.members);
-      if (key === shown) return;
-      shown = key;
-      draw();
-    },
-  };
+  return { update: redrawOnChange((state) => state.members, draw) };
 }

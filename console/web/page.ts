@@ -12,3 +12,18 @@ export interface Page {
   update(state: ConsoleState): void;
   leave?(): void;
 }
+
+/**
+ * A page's update that redraws only when its part of the state changed: a
+ * redraw replaces the buttons under the pointer, and most live states change
+ * another part (a member's heartbeat, another tenant).
+ */
+export function redrawOnChange(part: (state: ConsoleState) => unknown, draw: (state: ConsoleState) => void): (state: ConsoleState) => void {
+  let shown = '';
+  return (state) => {
+    const key = JSON.stringify(part(state));
+    if (key === shown) return;
+    shown = key;
+    draw(state);
+  };
+}

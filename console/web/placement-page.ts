@@ -4,7 +4,7 @@
 import type { ConsoleState, PlacementCell } from '../../src/console/view/console-types.ts';
 import { badge, h, keepingFocus, replaceChildren } from './dom.ts';
 import { healthTone } from './members-page.ts';
-import type { Page, PageContext } from './page.ts';
+import { redrawOnChange, type Page, type PageContext } from './page.ts';
 
 export function placementPage(main: HTMLElement, ctx: PageContext): Page {
   const grid = h('div');
@@ -55,14 +55,5 @@ export function placementPage(main: HTMLElement, ctx: PageContext): Page {
     showCell(state);
   }
   draw();
-  // Redraw only when the map changed: a redraw replaces the buttons under the pointer.
-  let shown = '';
-  return {
-    update(state: ConsoleState) {
-      const key = JSON.stringify(state.placement);
-      if (key === shown) return;
-      shown = key;
-      draw();
-    },
-  };
+  return { update: redrawOnChange((state) => state.placement, draw) };
 }

@@ -6,7 +6,7 @@ import type { ConsoleState, TenantRow } from '../../src/console/view/console-typ
 import { age, type TableQuery } from '../../src/console/view/table-query.ts';
 import { download, sendJson } from './api.ts';
 import { badge, bar, h, keepingFocus, phaseTone, replaceChildren } from './dom.ts';
-import type { Page, PageContext } from './page.ts';
+import { redrawOnChange, type Page, type PageContext } from './page.ts';
 import { sortableTable, type Column } from './table.ts';
 import { createTenantForm } from './create-tenant-form.ts';
 import { confirmDelete } from './confirm-delete.ts';
@@ -78,15 +78,11 @@ export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
       : h('p', {}, 'Loading…'));
   }
   draw();
-  let shown = '';
+  const onState = redrawOnChange((state) => state.tenants, draw);
   return {
     update(state: ConsoleState) {
       form.members(state.members.map((m) => m.name));
-      // Redraw only when the rows changed: a redraw replaces the buttons under the pointer.
-      const key = JSON.stringify(state.tenants);
-      if (key === shown) return;
-      shown = key;
-      draw();
+      onState(state);
     },
   };
 }
