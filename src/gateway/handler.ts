@@ -77,6 +77,8 @@ export interface GatewayDeps {
   forwarder: Forwarder;
   /** The platform-admin provisioning API (portal-routes.ts). */
   portal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** The web console for platform admins (src/console), under /console/; absent: 404 there. */
+  console?: { isPath(path: string): boolean; serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> };
   /** All-namespaces and cluster-scoped reads answered from the shared watch cache; false = forward. */
   serveFromCache(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): Promise<boolean>;
   /** Karmada Clusters in the tenant's view (only those its Tenant allows); false = not a Cluster request. */
@@ -156,6 +158,11 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   // The provisioning API answers platform admins, never tenants: it sits before tenant authentication.
   if (isPortalPath(url.pathname)) {
     await deps.portal(req, res, url.pathname);
+    return;
+  }
+  // The console, likewise platform admins only (a tenant credential gets 403 there).
+  if (deps.console?.isPath(url.pathname)) {
+    await deps.console.serve(req, res, url);
     return;
   }
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);

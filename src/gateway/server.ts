@@ -46,6 +46,7 @@ import type { MetricsRegistry } from '../observability/metrics-registry.ts';
 import { platformAdminOf } from './portal/platform-admin.ts';
 import { createGatewayHealth } from './health/gateway-health.ts';
 import { namedCheck, type HealthCheck } from './health/health-check.ts';
+import { createConsole, isConsolePath } from '../console/server/console-routes.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -156,6 +157,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // The tenant's quota view (issue 14 item 9): counts kept live from the count quota's counters.
   const quotaView = createLiveQuotaView({ upstream, tenants: directory, log });
   const counts = createObjectCounts({ onCount: quotaView.onCount });
+  const platformAdmin = (req: IncomingMessage): Promise<string> => platformAdminOf(req, secrets.signingKeys, options.issuer ?? DEFAULT_ISSUER);
+  const consoleServer = createConsole({ upstream, log, platformAdmin, authenticate });
   const deps = {
     authenticate,
     tenants: directory,
@@ -170,6 +173,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       namespaceCreated: quotaView.namespaceCreated,
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),
+    console: { isPath: isConsolePath, serve: consoleServer.serve },
     serveFromCache: async (...args: Parameters<typeof fromCache>) => (await serveTableFromCache(cache, ...args)) || fromCache(...args),
     serveClusters: createClusterServer(upstream, directory),
     serveNodes: createNodeView({ upstream, cache, version: async () => (versionCache ??= (await upstream.request('GET', '/version')).body) }),
@@ -187,7 +191,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     observer: observability.observer,
     metricsEndpoint: createMetricsEndpoint({
       registry: observability.registry,
-      platformAdmin: (req) => platformAdminOf(req, secrets.signingKeys, options.issuer ?? DEFAULT_ISSUER),
+      platformAdmin,
       authenticate,
     }),
   };
@@ -224,6 +228,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         // Graceful: stop listening, end watches cleanly (clients re-list elsewhere), let
         // requests in flight finish until the deadline, then cut whatever is left.
         ready = false;
+        consoleServer.stop(); // its live streams end now, as watches do
         const deadlineMs = options.shutdownDeadlineMs ?? 10_000;
         const closed = listener.close(deadlineMs);
         const cut = await inFlight.drain(deadlineMs);

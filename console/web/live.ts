@@ -1,0 +1,50 @@
+// Follows /console/api/live: server-sent events read through fetch (so the
+// token is a header, as on every other call), reconnecting with a growing
+// pause when the stream ends or fails, and stopping for good on 401/403.
+import { ApiFailure, call } from './api.ts';
+import { parseEvents } from '../../src/console/view/event-stream.ts';
+
+export interface LiveHandlers {
+  state(data: unknown): void;
+  status(text: string, live: boolean): void;
+}
+
+export function followLive(handlers: LiveHandlers): () => void {
+  let stopped = false;
+  let controller: AbortController | undefined;
+  let pause = 1000;
+  const run = async (): Promise<void> => {
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const res = await call('/console/api/live', { signal: controller.signal, headers: { Accept: 'text/event-stream' } });
+        const reader = res.body?.getReader();
+        if (!reader) throw new Error('no stream');
+        handlers.status('Live', true);
+        pause = 1000;
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          const parsed = parseEvents(buffer);
+          buffer = parsed.rest;
+          for (const e of parsed.events) if (e.event === 'state') handlers.state(JSON.parse(e.data));
+        }
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof ApiFailure && (err.code === 401 || err.code === 403)) return;
+      }
+      if (stopped) return;
+      handlers.status('Reconnecting…', false);
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(pause * 2, 10_000);
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
+}

@@ -1,0 +1,41 @@
+// What the console does to a Tenant besides create and delete (those go
+// through the provisioning API, as a portal would): suspend, resume, revoke
+// credentials, and read the first admin's kubeconfig for a download. Each is
+// one write to the Tenant object; the onboarding controller does the rest.
+import { ApiError, notFound } from '../../core/api-error.ts';
+import type { Upstream } from '../../kube/upstream.ts';
+import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { readAdminKubeconfig } from '../../up/wait-for-tenants.ts';
+
+const TENANTS = { group: 'tenancy.warren.dev', resource: 'tenants' };
+export type TenantAction = 'suspend' | 'resume' | 'revoke';
+export const TENANT_ACTIONS: readonly TenantAction[] = ['suspend', 'resume', 'revoke'];
+
+/** Credentials carry whole seconds: revoking up to the next second leaves nothing issued before now. */
+export function revokeInstant(now: number): string {
+  return new Date(Math.ceil((now + 1) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function actionPatch(action: TenantAction, now: number): Record<string, unknown> {
+  if (action === 'revoke') return { spec: { credentials: { revokeBefore: revokeInstant(now) } } };
+  return { spec: { suspended: action === 'suspend' } };
+}
+
+function failure(status: number, body: unknown, name: string): ApiError {
+  if (status === 404) return notFound({ ...TENANTS, name });
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return new ApiError(status === 409 ? 'Conflict' : status === 422 ? 'Invalid' : 'InternalError', typeof message === 'string' ? message : `HTTP ${status}`);
+}
+
+export async function applyTenantAction(upstream: Upstream, name: string, action: TenantAction): Promise<Tenant> {
+  const answer = await upstream.request<Tenant>('PATCH', `${TENANTS_PATH}/${encodeURIComponent(name)}`, actionPatch(action, Date.now()), { 'Content-Type': 'application/merge-patch+json' });
+  if (answer.status !== 200) throw failure(answer.status, answer.body, name);
+  return answer.body;
+}
+
+/** The tenant's first admin's kubeconfig; 404 while there is none (no admin user, or not issued yet). */
+export async function tenantKubeconfig(upstream: Upstream, tenant: Tenant): Promise<{ user: string; kubeconfig: string }> {
+  const found = await readAdminKubeconfig(upstream, tenant);
+  if (!found) throw new ApiError('NotFound', `tenant "${tenant.metadata.name ?? ''}" has no admin kubeconfig yet (phase ${tenant.status?.phase ?? 'Pending'})`);
+  return found;
+}
