@@ -1,4 +1,5 @@
-// Runs the test tiers with Node's own test runner (through tsx for TypeScript).
+// Runs the test tiers with Node's own test runner, each file from TypeScript compiled once
+// per run (scripts/ts-files.mjs, docs/adr/0032-compiled-once-per-run.md).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
 // no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`, which .ci/run runs after npm test).
 import { readdirSync, statSync, existsSync } from 'node:fs';
@@ -23,6 +24,9 @@ if (files.length === 0) {
   console.error(`no test files found for: ${selected.join(', ')}`);
   process.exit(1);
 }
+
+const { compileOnce } = await import('./ts-files.mjs');
+await compileOnce();
 
 const realOnly = selected.every((tier) => tier === 'real');
 if (!realOnly) {
