@@ -15,15 +15,19 @@ const CHECKS = [
   { name: 'lint', bin: 'eslint', args: ['.'] },
 ];
 
+const running = new Set();
+
 function runCheck({ name, bin, args }) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('nice', ['-n', '10', join(ROOT, 'node_modules', '.bin', bin), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
     child.on('error', (err) => { output += String(err); });
     child.on('close', (code, signal) => {
+      running.delete(child);
       const result = { name, status: code ?? signal, seconds: (Date.now() - started) / 1000 };
       console.log(`\n▶ ${name} (${[bin, ...args].join(' ')})  ${result.seconds.toFixed(1)} s  ${result.status === 0 ? 'pass' : `FAIL (${result.status})`}`);
       if (output.trim()) console.log(output.trimEnd());
@@ -34,6 +38,8 @@ function runCheck({ name, bin, args }) {
 
 /** Starts every check; resolves with their results once all have ended. */
 export function startChecks() {
+  // A runner that exits early (Ctrl-C, SIGTERM, a failure) takes its checks with it.
+  process.once('exit', () => { for (const child of running) child.kill('SIGTERM'); });
   return Promise.all(CHECKS.map(runCheck));
 }
 
