@@ -8,11 +8,14 @@ import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
+import { TS_REGISTER } from './ts-files.mjs';
 
 // Two: CI has two cores, and most files spend their time in two or three busy processes
 // (gateway, embedded apiservers, kubectl) of their own already.
 const CONCURRENCY = Number(process.env.WARREN_TEST_CONCURRENCY ?? 2);
-const FILE_CAP_MS = 10 * 60_000;
+// A file that runs longer is killed (its whole process group) and fails: what
+// `node --test --test-timeout=300000` did when each file ran under a test-runner parent.
+const FILE_CAP_MS = Number(process.env.WARREN_TEST_FILE_CAP_S ?? 300) * 1000;
 const SLOWEST_SHOWN = Number(process.env.WARREN_TEST_TIMES ?? 25);
 const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux the team runs
 const COUNTS = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
@@ -59,8 +62,9 @@ function killGroup(child, signal) {
   try { process.kill(-child.pid, signal); return true; } catch { return false; }
 }
 
-// Live (not zombie) processes still in the file's group. tsx's esbuild service exits
-// with its parent and stays a zombie until init reaps it: that is not a leftover.
+// Live (not zombie) processes still in the file's group. esbuild's service (started when
+// a file compiles TypeScript the cache lacks) exits with its parent and stays a zombie until
+// init reaps it: that is not a leftover.
 function liveInGroup(pgid) {
   let live = 0;
   for (const entry of readdirSync('/proc')) {
@@ -77,10 +81,13 @@ function runFile(file) {
   const started = Date.now();
   return new Promise((resolve) => {
     // Through sh, which reports on fd 3 the CPU time of the file's process tree (what a
-    // file costs the machine, which a loaded machine's wall time hides).
+    // file costs the machine, which a loaded machine's wall time hides). The file runs as
+    // its own program, not under `node --test`: that parent was a second Node start and a
+    // second TypeScript loader per file, and this runner already does its job (a process
+    // per file, the spec reporter's output, the exit code, the time limit).
     const child = spawn('/bin/sh', [
       '-c', '"$@"; rc=$?; cat /proc/$$/stat >&3; exit $rc', 'sh',
-      process.execPath, '--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file,
+      process.execPath, '--import', TS_REGISTER, '--test-reporter=spec', file,
     ], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     running.add(child);
     const chunks = [];
@@ -96,7 +103,7 @@ function runFile(file) {
       // Anything still in the group outlived its test file: say so, and stop it.
       const leftovers = liveInGroup(child.pid) > 0 && killGroup(child, 'SIGKILL');
       const { counts, text } = splitSummary(Buffer.concat(chunks).toString('utf8'));
-      const status = capped ? 'killed at the cap' : (code ?? signal);
+      const status = capped ? `killed after ${FILE_CAP_MS / 1000} s` : (code ?? signal);
       resolve({ file, status, counts, text, leftovers, seconds: (Date.now() - started) / 1000, cpu: childrenCpu(stat) });
     });
   });

@@ -1,10 +1,13 @@
-// Runs the test tiers with Node's own test runner (through tsx for TypeScript).
+// Runs the test tiers with Node's own test runner, each file from TypeScript compiled once
+// per run (scripts/ts-files.mjs, docs/adr/0032-compiled-once-per-run.md).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
 // no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`, which .ci/run runs after npm test).
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const tiers = process.argv.slice(2);
+// --checks: the type check and lint too, beside the tests (scripts/run-checks.mjs); what `npm test` runs.
+const withChecks = process.argv.includes('--checks');
+const tiers = process.argv.slice(2).filter((arg) => arg !== '--checks');
 const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e', 'adversarial', 'faults', 'load'];
 
 function findTests(dir) {
@@ -24,12 +27,23 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const checks = withChecks ? (await import('./run-checks.mjs')).startChecks() : undefined;
+
+const { compileOnce } = await import('./ts-files.mjs');
+await compileOnce();
+
+/** Exits once the checks (if any) have ended too: 0 only when the tests and the checks passed. */
+async function exitWith(code) {
+  const checksPassed = checks ? (await import('./run-checks.mjs')).reportChecks(await checks) : true;
+  process.exit(code === 0 && checksPassed ? 0 : 1);
+}
+
 const realOnly = selected.every((tier) => tier === 'real');
 if (!realOnly) {
   const { runDefaultTiers } = await import('./run-tests-default.mjs');
-  process.exit(await runDefaultTiers(files));
+  await exitWith(await runDefaultTiers(files));
 }
 
 // The real tier (real kube-apiserver control planes): its own runner, see scripts/real-tier.mjs.
 const { runRealTier } = await import('./real-tier.mjs');
-process.exit(await runRealTier(files));
+await exitWith(await runRealTier(files));

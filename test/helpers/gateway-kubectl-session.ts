@@ -47,7 +47,9 @@ export function kubectlVersions(): string[] {
 }
 
 export function describeKubectlSession(version: string, env: KubectlSessionEnv): void {
-  describe(`kubectl ${version} session through the gateway`, { timeout: 180_000 }, () => {
+  // concurrency 1: the steps build on each other, in order, also when the caller runs
+  // several versions' sessions side by side (a suite's subtests inherit its concurrency).
+  describe(`kubectl ${version} session through the gateway`, { timeout: 180_000, concurrency: 1 }, () => {
     // Versions share the gateway and tenant: each works in its own namespace and
     // CRD group (short names must differ too, or kubectl would find two gdt's).
     const tag = version.replace('.', '');

@@ -4,11 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './warren-process.ts';
 import { exitWithParentArgs, exitWithParentSpawn } from './exit-with-parent.ts';
+import { tsLoaderArgs } from './ts-loader.ts';
 
 export interface GatewayUp { upstream: string; kubeconfigs: Record<string, string> }
 
 export async function startGatewayProcess(): Promise<{ child: ChildProcess; up: GatewayUp }> {
-  const child = spawn(process.execPath, [...exitWithParentArgs(), '--import', 'tsx', join(REPO_ROOT, 'test/helpers/gateway-up.ts')], exitWithParentSpawn({ cwd: REPO_ROOT }));
+  const child = spawn(process.execPath, [...exitWithParentArgs(), ...tsLoaderArgs(), join(REPO_ROOT, 'test/helpers/gateway-up.ts')], exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   // A start that fails must not leave its child behind: the caller gets no handle to stop it,
   // and a live child (its pipes) keeps the test process itself from exiting.
