@@ -1,7 +1,7 @@
 // Warren's TypeScript, compiled to JavaScript once and kept on disk: what bin/warren and the
 // test runner load instead of going through tsx, whose per-process start (~0.5 s of CPU) and
 // per-import resolution (~2.6 s of CPU for the apiserver's ~300 modules) every test file paid
-// twice. See docs/adr/0032-compiled-once-per-run.md.
+// twice. See docs/adr/0034-compiled-once-per-run.md.
 //
 // The output is esbuild's transform of one file, as tsx makes it (esbuild comes with tsx, a
 // runtime dependency), with an inline source map so stack traces name the .ts lines. A cache

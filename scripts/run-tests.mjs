@@ -1,14 +1,15 @@
 // Runs the test tiers with Node's own test runner, each file from TypeScript compiled once
-// per run (scripts/ts-files.mjs, docs/adr/0032-compiled-once-per-run.md).
-// Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|real ...];
-// no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`, which .ci/run runs after npm test).
+// per run (scripts/ts-files.mjs, docs/adr/0034-compiled-once-per-run.md).
+// Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|browser|real ...];
+// no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`; .ci/run runs it
+// after npm test only with WARREN_CI_REAL=1). `browser` needs Chromium (test/browser/chromium.ts says where it looks).
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 // --checks: the type check and lint too, beside the tests (scripts/run-checks.mjs); what `npm test` runs.
 const withChecks = process.argv.includes('--checks');
 const tiers = process.argv.slice(2).filter((arg) => arg !== '--checks');
-const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e', 'adversarial', 'faults', 'load'];
+const selected = tiers.length > 0 ? tiers : ['unit', 'contract', 'integration', 'e2e', 'adversarial', 'faults', 'load', 'browser'];
 
 function findTests(dir) {
   if (!existsSync(dir)) return [];
