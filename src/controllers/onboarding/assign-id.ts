@@ -5,8 +5,8 @@
 // a Tenant with them exists; once the Tenant is gone, its id may come back.
 import { randomInt } from 'node:crypto';
 import { isTenantId, prefixOwner, TENANT_ID_FIRST_CHARS as FIRST, TENANT_ID_LENGTH, TENANT_ID_REST_CHARS as REST } from '../../core/tenancy/tenant-id.ts';
-import { pickTenant } from '../../gateway/tenants/tenant-info.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { pickTenant } from '../../tenants/tenant-info.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 
 export function generateTenantId(random: (max: number) => number = randomInt): string {
   let id = FIRST[random(FIRST.length)] ?? 'a';

@@ -17,8 +17,8 @@
 import type { KubeObject } from '../../core/types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { TENANT_QUOTA_NAME, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
-import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { TenantStatus } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 
 export const QUOTA_VIEW_PREFIX = 'tenancy.warren.dev/';
 
