@@ -5,12 +5,11 @@
 // or a lost answer returns the same tenant, never a second one.
 import { ApiError } from '../core/api-error.ts';
 import type { Upstream } from '../kube/upstream.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from './tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, tenantPath, type Tenant, type TenantSpec } from './tenant-crd.ts';
 import { jsonEqual } from '../core/json-equal.ts';
 import { upstreamObjectClient } from '../kube/object-client.ts';
-import { SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from '../controllers/onboarding/reconcile-credentials.ts';
+import { SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from './kubeconfig-secret.ts';
 import { ConditionType, Reason } from './tenant-conditions.ts';
-import { tenantPath } from '../controllers/onboarding/tenant-status.ts';
 
 export interface ProvisionOptions {
   upstream: Upstream;

@@ -11,6 +11,11 @@ export const TENANT_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}`;
 export const TENANT_CRD_NAME = `tenants.${TENANT_GROUP}`;
 /** The upstream collection path of Tenant objects (cluster-scoped). */
 export const TENANTS_PATH = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
+/** One Tenant's upstream path. */
+export function tenantPath(name: string): string {
+  return `${TENANTS_PATH}/${name}`;
+}
+
 export const TENANT_CRD_FILE = fileURLToPath(new URL('../../crds/tenancy.warren.dev_tenants.yaml', import.meta.url));
 
 export type TenantPodSecurity = 'privileged' | 'baseline' | 'restricted';
