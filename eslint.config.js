@@ -1,9 +1,12 @@
 // Lint is part of `npm test`. The rules that carry the architecture:
-// src/core must stay pure (no I/O modules), and the embedded apiserver must not
-// reach into the gateway or controllers, so a real kube-apiserver can replace it.
+// src/core must stay pure (no I/O modules), and imports point inward, layer by
+// layer (lint/layers.js: the embedded apiserver never reaches into Warren, the
+// gateway and the controllers never import each other, a controller imports only
+// controllers/runtime and the layers below, the Tenant module sits below both).
 import js from '@eslint/js';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+import layers from './lint/layers.js';
 
 const ioModules = ['node:http', 'node:https', 'node:net', 'node:tls', 'node:fs', 'node:fs/promises',
   'node:child_process', 'express', 'http-proxy', '@kubernetes/client-node', 'fs', 'http', 'https', 'net'];
@@ -40,10 +43,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/apiserver/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/gateway/**', '**/controllers/**'], message: 'The embedded apiserver must not depend on the gateway or controllers.' }] }],
-    },
+    files: ['src/**/*.ts'],
+    plugins: { warren: layers },
+    rules: { 'warren/layers': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs', 'bin/*'],
