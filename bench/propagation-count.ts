@@ -14,7 +14,7 @@ import { ensureCrds, readCrdFiles } from '../src/kube/ensure-crds.ts';
 import { CRDS_DIR } from '../src/warren.ts';
 import { registerMembers } from '../src/up/register-members.ts';
 import { startPropagation } from '../src/controllers/propagation/start-propagation.ts';
-import { TENANTS_PATH, TENANT_API_VERSION } from '../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION } from '../src/tenants/tenant-crd.ts';
 
 const [count = 100, rate = 10, memberCount = 10] = process.argv.slice(2).map(Number);
 const ID = 'cnt001';

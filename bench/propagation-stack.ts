@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createUpstream } from '../src/kube/upstream-client.ts';
 import { registerMembers, CLUSTERS_PATH } from '../src/up/register-members.ts';
 import type { Cluster } from '../src/core/propagation/karmada-types.ts';
-import { TENANTS_PATH, type Tenant } from '../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../src/tenants/tenant-crd.ts';
 import { clientFromKubeconfig, type BenchClient } from './http-client.ts';
 import { expectStatus } from './load.ts';
 import { startEmbedded, type Target } from './targets/targets.ts';

@@ -4,7 +4,7 @@
 // First 100 tenants; then up to 1,000 in all if the first batch was quick
 // enough to keep the run within a few minutes.
 import { readFileSync } from 'node:fs';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../src/tenants/tenant-crd.ts';
 import { startInformer } from '../../src/kube/informer.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { BenchClient } from '../http-client.ts';

@@ -2,7 +2,7 @@
 // to use the gateway's provisioning API (/warren/v1/tenants/...).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadGatewaySecrets } from '../gateway/state/gateway-secrets.ts';
+import { loadGatewaySecrets } from '../tenants/platform-secrets.ts';
 import { mintPlatformAdminToken, PLATFORM_ADMINS_GROUP } from '../gateway/portal/platform-admin.ts';
 import { issueCertificate } from '../pki/certificates.ts';
 import { str, type CommandInput } from './cli-io.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../tenants/tenant-crd.ts';
 import { applyManifest } from '../up/apply-tenants.ts';
 import { CLUSTERS_PATH } from '../up/register-members.ts';
 import { bool, list, str, type CommandInput } from './cli-io.ts';

@@ -4,6 +4,7 @@
 // being accepted (issue 19: `--leader-elect` and `up --verbose` were missing).
 // Data only: main.ts reads it before loading any command's heavy imports.
 import { OVERRIDES } from '../config/config-overrides.ts';
+import { TENANT_ID_LENGTH, TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
 import type { FlagSpec } from './flag-parser.ts';
 
 export interface VerbSpec { name: string; args?: string; help: string }
@@ -99,7 +100,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: [
       only(['create'], { name: 'admin', type: 'string', multiple: true, value: 'USER', help: 'an admin user (at least one; repeatable)' }),
       only(['create', 'kubeconfig'], { name: 'user', type: 'string', multiple: true, value: 'USER', help: 'a non-admin user to create (repeatable); whose kubeconfig' }),
-      only(['create'], { name: 'id', type: 'string', value: 'ID', help: 'the tenant id (6 chars [a-z][a-z0-9]{5}; default: assigned)' }),
+      only(['create'], { name: 'id', type: 'string', value: 'ID', help: `the tenant id (${TENANT_ID_LENGTH} chars ${TENANT_ID_PATTERN}; default: assigned)` }),
       only(['create'], { name: 'pod-security', type: 'string', value: 'LEVEL', help: 'privileged|baseline|restricted (default baseline)' }),
       only(['create'], { name: 'cluster', type: 'string', multiple: true, value: 'NAME', help: 'a member cluster the tenant may use (repeatable)' }),
       only(['create'], { name: 'cluster-selector', type: 'string', value: 'k=v,...', help: 'member clusters the tenant may use, by label' }),

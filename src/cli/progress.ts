@@ -3,7 +3,7 @@
 // a rewritten line: a pipe, a CI log or `tee` must read the same as a terminal,
 // and a line only appears when something changed, so a slow tenant does not
 // flood the log while it waits.
-import type { Tenant } from '../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../tenants/tenant-crd.ts';
 
 export interface Progress {
   /** Prints the line at once. */

@@ -5,7 +5,7 @@
 // itself is built and formatted by pure code (status-report.ts).
 import type { Upstream } from '../kube/upstream.ts';
 import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
-import { TENANTS_PATH, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../tenants/tenant-crd.ts';
 import { CLUSTERS_PATH } from '../up/register-members.ts';
 import { str, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';

@@ -1,7 +1,7 @@
 // The picture `warren status` prints, built from what the host holds: Tenants,
 // Karmada Clusters and ResourceBindings. Pure: the command fetches, this
 // builds and formats, so every column is unit-tested without a cluster.
-import type { Tenant } from '../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../core/tenancy/tenant-id.ts';
 import { alignedLines } from './object-printer.ts';

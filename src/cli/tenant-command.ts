@@ -4,7 +4,7 @@
 // is an AlreadyExists error, every failure exits non-zero.
 import { writeFile } from 'node:fs/promises';
 import type { Upstream } from '../kube/upstream.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../tenants/tenant-crd.ts';
 import { readAdminKubeconfig, waitForTenant } from '../up/wait-for-tenants.ts';
 import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';

@@ -1,7 +1,7 @@
 // `warren tenant create`'s flags as a Tenant spec (pure): users, id, pod
 // security, the member clusters it may use and its quota. Every flag lands in
 // the spec or is refused; none is ignored.
-import type { TenantSpec } from '../gateway/tenants/tenant-crd.ts';
+import type { TenantSpec } from '../tenants/tenant-crd.ts';
 
 export interface CreateFlags {
   admins: string[];

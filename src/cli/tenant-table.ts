@@ -2,7 +2,7 @@
 // AGE, the CRD's printer columns; -o wide adds admins, namespaces used/allowed,
 // members and why it is not Ready. Pure.
 import { ageSince } from '../core/table/human-duration.ts';
-import { TENANT_GROUP, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { TENANT_GROUP, type Tenant } from '../tenants/tenant-crd.ts';
 import { formatObjects, type Columns, type PrintOptions } from './object-printer.ts';
 
 function readyMessage(t: Tenant): string {

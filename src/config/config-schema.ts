@@ -2,6 +2,7 @@
 // Schema that validates it. Every field is documented in docs/operations.md;
 // a field added here must be added there (a unit test compares the two).
 // Field names are camelCase, as Kubernetes component configs are.
+import { TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -123,7 +124,7 @@ export const CONFIG_SCHEMA = {
       concurrentHandshakes: int(0),
       holdSpread: { type: 'number', minimum: 0, maximum: 1 },
       holdWhileQueueFull: { type: 'boolean' },
-      tenants: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9]{5}$' }, additionalProperties: limits },
+      tenants: { type: 'object', propertyNames: { pattern: `^${TENANT_ID_PATTERN}$` }, additionalProperties: limits },
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),
     log: section({ level: { enum: ['debug', 'info', 'warn', 'error'] } }),

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
+import { TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
 import { CONFIG_SCHEMA, defaultConfig, type WarrenConfig } from './config-schema.ts';
 import { CONFIG_FILE_ENV, CONFIG_FILE_FLAG, OVERRIDES, parseOverride } from './config-overrides.ts';
 
@@ -57,7 +58,7 @@ function describe(e: ErrorObject, sourceOf: (path: string) => string): string {
   const field = base || '(root)';
   if (e.keyword === 'const') return `${field}: must be ${JSON.stringify(e.params.allowedValue)}${sourceOf(base)}`;
   if (e.keyword === 'enum') return `${field}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}${sourceOf(base)}`;
-  if (e.keyword === 'propertyNames') return `${field}: keys must be tenant ids ([a-z][a-z0-9]{5}), got "${String(e.params.propertyName)}"${sourceOf(base)}`;
+  if (e.keyword === 'propertyNames') return `${field}: keys must be tenant ids (${TENANT_ID_PATTERN}), got "${String(e.params.propertyName)}"${sourceOf(base)}`;
   return `${field}: ${e.message ?? 'invalid'}${sourceOf(base)}`;
 }
 

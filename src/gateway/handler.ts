@@ -41,7 +41,7 @@ import { translateRequest, type ForwardedRequest } from '../core/tenancy/request
 import { guardUpstreamRequest } from '../core/tenancy/isolation-guard.ts';
 import type { TenantContext } from '../core/tenancy/tenant-context.ts';
 import { setIdentity, type Identity } from './identity.ts';
-import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
+import type { TenantDirectory, TenantInfo } from '../tenants/tenant-directory.ts';
 import type { TenantPolicies } from './authz/tenant-policies.ts';
 import { authorizeRequest } from './authz/authorize-request.ts';
 import { admitRequest } from './admission/admit-request.ts';
@@ -55,7 +55,7 @@ import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
 import { withImpersonation } from './authn/impersonation.ts';
 import type { TokenRequestTarget } from './authn/token-request.ts';
 import type { SecurityLog } from './security-log.ts';
-import { splitTenantPath } from './tenant-url.ts';
+import { splitTenantPath } from '../tenants/tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
 import type { Fairness, Seat } from './fairness/fairness-filter.ts';
 import type { InFlight } from './fairness/in-flight.ts';

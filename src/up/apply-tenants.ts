@@ -10,7 +10,7 @@ import { ApiError } from '../core/api-error.ts';
 import { withLastApplied } from '../core/patch/last-applied-configuration.ts';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
-import { TENANTS_PATH } from '../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH } from '../tenants/tenant-crd.ts';
 
 export const FIELD_MANAGER = 'warren';
 

@@ -3,7 +3,7 @@
 import { ApiError } from '../core/api-error.ts';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
-import { TENANTS_PATH, type Tenant } from '../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../tenants/tenant-crd.ts';
 
 export interface ReadyTenant {
   name: string;

@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.ts';
 import { ensureCrds, readCrdFiles } from '../../src/kube/ensure-crds.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
-import type { Tenant } from '../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../src/tenants/tenant-crd.ts';
 import { REPO_ROOT } from '../helpers/warren-process.ts';
 import { runCli, type CliResult } from '../unit/cli/run-cli.ts';
 

@@ -11,10 +11,10 @@ import { startApiServer, type RunningApiServer } from '../../src/apiserver/serve
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/server.ts';
-import { tenantServerUrl } from '../../src/gateway/tenant-url.ts';
-import { tenantCrd } from '../../src/gateway/tenants/tenant-crd.ts';
-import { issueTenantUserCertificate, tenantUserKubeconfig, type TenantUserCertificate } from '../../src/gateway/credentials/issue-certificate.ts';
-import { mintTenantToken } from '../../src/gateway/credentials/signing-keys.ts';
+import { tenantServerUrl } from '../../src/tenants/tenant-url.ts';
+import { tenantCrd } from '../../src/tenants/tenant-crd.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig, type TenantUserCertificate } from '../../src/tenants/credentials/issue-certificate.ts';
+import { mintTenantToken } from '../../src/tenants/credentials/signing-keys.ts';
 import { toUpstreamObject } from '../../src/core/tenancy/object-translation.ts';
 import type { KubeObject } from '../../src/core/types.ts';
 import { KubeHttp } from './kube-http.ts';

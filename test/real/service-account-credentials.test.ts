@@ -25,7 +25,7 @@ import { eventually } from '../helpers/poll.ts';
 import { KubeHttp } from '../helpers/kube-http.ts';
 import { realKubeSkipReason, startRealWarren, type RealWarren } from '../helpers/real-warren.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
-import { upstreamObjectClient } from '../../src/controllers/onboarding/object-client.ts';
+import { upstreamObjectClient } from '../../src/kube/object-client.ts';
 import { migrateLegacyTenantRbac } from '../../src/controllers/onboarding/migrate-legacy-rbac.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';

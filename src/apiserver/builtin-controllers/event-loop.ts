@@ -34,7 +34,8 @@ export function startWorkLoop<K>(work: (key: K) => void | Promise<void>, onError
       pending.add(key);
       if (!scheduled) {
         scheduled = true;
-        running = running.then(() => new Promise<void>((resolve) => setImmediate(() => drain().then(resolve))));
+        // drain() catches every key's failure itself: nothing is left to reject here.
+        running = running.then(() => new Promise<void>((resolve) => setImmediate(() => void drain().then(resolve))));
       }
     },
     stop() {

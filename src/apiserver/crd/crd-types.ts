@@ -1,7 +1,7 @@
 // The apiextensions.k8s.io/v1 CustomResourceDefinition shape, as it travels in
 // JSON. Fields are optional because validation must cope with anything a
 // client sends; validateCrd reports what is missing.
-import type { KubeObject } from '../../core/types.ts';
+import type { Condition, KubeObject } from '../../core/types.ts';
 
 export interface JSONSchemaProps {
   type?: string;
@@ -106,13 +106,8 @@ export interface CustomResourceDefinitionSpec {
   preserveUnknownFields?: boolean;
 }
 
-export interface CrdCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+/** A CRD's conditions are metav1-shaped: core's one Condition type. */
+export type CrdCondition = Condition;
 
 export interface CustomResourceDefinitionStatus {
   conditions?: CrdCondition[];

@@ -13,7 +13,7 @@ import { ApiError } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
-import { parseQuantity } from '../validation/quantity.ts';
+import { quantityNumber } from '../../core/quantity.ts';
 
 const COUNT_KEYS: Record<string, string> = {
   pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets',
@@ -38,7 +38,7 @@ function podUsage(pod: KubeObject, key: string): number {
   const [kind, resource] = key.startsWith('requests.') || key.startsWith('limits.') ? [key.slice(0, dot), key.slice(dot + 1)] : ['requests', key];
   const valueOf = (c: Container): number => {
     const text = kind === 'limits' ? c.resources?.limits?.[resource] : c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
-    return text ? parseQuantity(text) ?? 0 : 0;
+    return text ? quantityNumber(text) ?? 0 : 0;
   };
   // kube: the larger of the sum over containers and any single init container.
   const sum = (spec.containers ?? []).reduce((total, c) => total + valueOf(c), 0);
@@ -95,7 +95,7 @@ function usageOf(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject, 
   }
   if (def.group === '' && def.resource === 'persistentvolumeclaims' && key === 'requests.storage') {
     const storage = ((obj.spec as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage);
-    return storage ? parseQuantity(storage) ?? 0 : 0;
+    return storage ? quantityNumber(storage) ?? 0 : 0;
   }
   return undefined;
 }
@@ -118,7 +118,7 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
     for (const [key, limitText] of Object.entries(hard)) {
       const requested = usageOf(def, obj, key);
       if (requested === undefined || requested === 0) continue;
-      const limit = parseQuantity(limitText) ?? 0;
+      const limit = quantityNumber(limitText) ?? 0;
       const used = existing.filter((o) => inScope(def, o, scopes)).reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0);
       if (used + requested > limit) {
         const what = def.group ? `${def.resource}.${def.group}` : def.resource;

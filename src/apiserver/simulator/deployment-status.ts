@@ -1,7 +1,7 @@
 // Deployment status as the deployment controller reports it: summed ReplicaSet
 // counts and the Available / Progressing conditions with kube's reasons and
 // messages (what `kubectl rollout status` reads). Pure.
-import { setDeploymentCondition, type Condition } from './conditions.ts';
+import { setDeploymentCondition, type WorkloadCondition } from './conditions.ts';
 
 export interface DeploymentStatusInput {
   generation: number | undefined;
@@ -18,7 +18,7 @@ export interface DeploymentStatusInput {
   readyReplicas: number;
   availableReplicas: number;
   collisionCount?: number;
-  previousConditions: Condition[];
+  previousConditions: WorkloadCondition[];
   now: string;
 }
 

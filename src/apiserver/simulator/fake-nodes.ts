@@ -5,7 +5,7 @@
 import { ApiError } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceApi } from '../registry/resource-api.ts';
-import { kubeTime, type Condition } from './conditions.ts';
+import { kubeTime, type WorkloadCondition } from './conditions.ts';
 import { DEFS } from './sim-context.ts';
 
 export const FAKE_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
@@ -53,7 +53,7 @@ export function nodeInternalIp(index: number): string {
 }
 
 /** Kubelet's four node conditions, healthy, all heartbeating at `now`. */
-export function fakeNodeStatus(index: number, kubeletVersion: string, previous: Condition[] | undefined, now: string): Record<string, unknown> {
+export function fakeNodeStatus(index: number, kubeletVersion: string, previous: WorkloadCondition[] | undefined, now: string): Record<string, unknown> {
   const resources = { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' };
   const rows: Array<[string, 'True' | 'False', string, string]> = [
     ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
@@ -115,7 +115,7 @@ export function heartbeat(api: ResourceApi, node: KubeObject, kubeletVersion: st
   const index = indexOf(node);
   if (index === undefined || !isSimulatedNode(node)) return;
   for (let attempt = 0; ; attempt++) {
-    const previous = (node.status as { conditions?: Condition[] } | undefined)?.conditions;
+    const previous = (node.status as { conditions?: WorkloadCondition[] } | undefined)?.conditions;
     const status = fakeNodeStatus(index, kubeletVersion, previous, now);
     try {
       api.update(DEFS.nodes, '', node.metadata.name ?? '', { ...node, status }, { fieldManager: MANAGER, subresource: 'status' });

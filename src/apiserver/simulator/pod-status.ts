@@ -1,13 +1,13 @@
 // The status a kubelet reports for a pod, in the order and wording of kubelet
 // 1.29+ (PodReadyToStartContainers first). Pure builders: the previous status is
 // passed in so unchanged conditions keep their transition times.
-import { setPlainCondition, type Condition } from './conditions.ts';
+import { setPlainCondition, type WorkloadCondition } from './conditions.ts';
 
 interface Container { name: string; image?: string; resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }
 export interface PodSpecLike { containers?: Container[]; initContainers?: Container[]; nodeName?: string }
 export interface PodStatusLike {
   phase?: string;
-  conditions?: Condition[];
+  conditions?: WorkloadCondition[];
   hostIP?: string;
   podIP?: string;
   startTime?: string;
@@ -37,7 +37,7 @@ function names(spec: PodSpecLike): string {
   return `[${(spec.containers ?? []).map((c) => c.name).join(' ')}]`;
 }
 
-function withConditions(previous: Condition[], rows: Array<Omit<Condition, 'lastTransitionTime'>>, now: string): Condition[] {
+function withConditions(previous: WorkloadCondition[], rows: Array<Omit<WorkloadCondition, 'lastTransitionTime'>>, now: string): WorkloadCondition[] {
   let conditions = previous;
   for (const row of rows) conditions = setPlainCondition(conditions, { ...row, lastProbeTime: null }, now);
   // Keep kubelet's order whatever order the previous status had.

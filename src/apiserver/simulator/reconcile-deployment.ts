@@ -4,7 +4,7 @@
 // the Deployment or of a ReplicaSet it owns, so each step waits for the last.
 import type { KubeObject } from '../../core/types.ts';
 import { CONTROLLER_MANAGER, type PodTemplate } from './build-pod.ts';
-import { kubeTime, type Condition } from './conditions.ts';
+import { kubeTime, type WorkloadCondition } from './conditions.ts';
 import { buildDeploymentStatus } from './deployment-status.ts';
 import { planRolloutStep, surgeAndUnavailable, type ReplicaSetState, type Strategy } from './deployment-rollout.ts';
 import { canonicalJson, computeHash } from './kube-hash.ts';
@@ -86,7 +86,7 @@ export function reconcileDeployment(ctx: SimContext, namespace: string, name: st
   let d = ctx.caches.deployments.get(namespace, name);
   if (!d || isTerminating(d)) return;
   const spec = (d.spec ?? {}) as DeploymentSpec;
-  const status = (d.status ?? {}) as { collisionCount?: number; conditions?: Condition[] };
+  const status = (d.status ?? {}) as { collisionCount?: number; conditions?: WorkloadCondition[] };
   const desired = spec.replicas ?? 1;
   const { maxSurge, maxUnavailable } = surgeAndUnavailable(spec.strategy, desired);
   const owned = ctx.caches.replicasets.byIndex('owner', d.metadata.uid ?? '').filter((rs) => !isTerminating(rs));
@@ -141,7 +141,7 @@ function cleanupHistory(ctx: SimContext, olds: KubeObject[], limit: number): voi
 function writeStatus(ctx: SimContext, d: KubeObject, spec: DeploymentSpec, desired: number, maxUnavailable: number, newRS: KubeObject | undefined, created: boolean): void {
   const all = ctx.caches.replicasets.byIndex('owner', d.metadata.uid ?? '').filter((rs) => !isTerminating(rs));
   const sum = (pick: (s: RsStatus) => number | undefined): number => all.reduce((total, rs) => total + (pick((rs.status ?? {}) as RsStatus) ?? 0), 0);
-  const previous = (d.status ?? {}) as { conditions?: Condition[]; collisionCount?: number };
+  const previous = (d.status ?? {}) as { conditions?: WorkloadCondition[]; collisionCount?: number };
   const next = buildDeploymentStatus({
     generation: d.metadata.generation,
     desired,

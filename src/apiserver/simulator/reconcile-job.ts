@@ -5,7 +5,7 @@
 // simulated, and pods carry no job-tracking finalizer.
 import type { KubeObject } from '../../core/types.ts';
 import { buildPod, createPodWithRandomSuffix, CONTROLLER_MANAGER, type PodTemplate } from './build-pod.ts';
-import { findCondition, kubeTime, setPlainCondition, type Condition } from './conditions.ts';
+import { findCondition, kubeTime, setPlainCondition, type WorkloadCondition } from './conditions.ts';
 import { canonicalJson } from './kube-hash.ts';
 import { DEFS, isActivePod, isPodReady, isTerminating, ownerRef, type SimContext } from './sim-context.ts';
 
@@ -42,7 +42,7 @@ export function compressIndexes(indexes: Iterable<number>): string {
 }
 
 function isFinished(job: KubeObject): boolean {
-  const conditions = (job.status as { conditions?: Condition[] } | undefined)?.conditions;
+  const conditions = (job.status as { conditions?: WorkloadCondition[] } | undefined)?.conditions;
   return ['Complete', 'Failed'].some((type) => findCondition(conditions, type)?.status === 'True');
 }
 
@@ -88,7 +88,7 @@ export function reconcileJob(ctx: SimContext, namespace: string, name: string): 
 
 function writeStatus(ctx: SimContext, job: KubeObject, facts: { indexed: boolean; succeeded: number; complete: boolean; doneIndexes: Set<number>; suspended: boolean }): void {
   const now = kubeTime();
-  const previous = (job.status ?? {}) as { startTime?: string; conditions?: Condition[] };
+  const previous = (job.status ?? {}) as { startTime?: string; conditions?: WorkloadCondition[] };
   const active = ctx.caches.pods.byIndex('owner', job.metadata.uid ?? '').filter(isActivePod);
   const status: Record<string, unknown> = {};
   if (facts.complete) status.completionTime = now;

@@ -3,7 +3,7 @@ import type { StatusCause } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import { forbidden, invalidValue, key, notSupported, required } from './field-errors.ts';
 import { isQualifiedName } from './name-rules.ts';
-import { parseQuantity } from './quantity.ts';
+import { quantityNumber } from '../../core/quantity.ts';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isObject(v) ? v : {});
@@ -23,7 +23,7 @@ export function validatePersistentVolumeClaim(obj: Obj): StatusCause[] {
   const at = key('spec.resources', 'storage');
   if (storage === undefined) causes.push(required(at));
   else {
-    const q = parseQuantity(String(storage));
+    const q = quantityNumber(String(storage));
     if (q === undefined) causes.push(invalidValue(at, String(storage), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
     else if (q <= 0) causes.push(invalidValue(at, String(storage), 'must be greater than zero'));
   }

@@ -99,6 +99,9 @@ function keyOf(def: ResourceDef): string {
 const CRD_KEY = 'customresourcedefinitions.apiextensions.k8s.io';
 const noNameRule = (): string[] => [];
 
+/** The resources (resourceKey form) with kind-specific validation; held to the kind registry by a test. */
+export const VALIDATED_RESOURCES: readonly string[] = [...new Set([...Object.keys(CREATE), ...Object.keys(UPDATE)])];
+
 export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
   const key = keyOf(def);
   const builtin = BUILTIN_KEYS.has(key);

@@ -9,7 +9,8 @@
 // Pods arrive page by page (a member may hold many), so the tally is incremental.
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceList } from '../../core/propagation/karmada-types.ts';
-import { formatQuantity, parseQuantity } from './quantity.ts';
+import { quantityNumber } from '../../core/quantity.ts';
+import { formatQuantity } from './quantity.ts';
 
 type Amounts = Map<string, number>;
 
@@ -29,7 +30,7 @@ interface NodeLike extends KubeObject {
 
 function add(into: Amounts, list: Record<string, unknown> | undefined, times = 1): void {
   for (const [name, raw] of Object.entries(list ?? {})) {
-    const value = parseQuantity(raw);
+    const value = quantityNumber(raw);
     if (value !== undefined) into.set(name, (into.get(name) ?? 0) + value * times);
   }
 }

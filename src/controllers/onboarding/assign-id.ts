@@ -4,16 +4,13 @@
 // since (the informer lags behind our own writes). Ids are never reused while
 // a Tenant with them exists; once the Tenant is gone, its id may come back.
 import { randomInt } from 'node:crypto';
-import { isTenantId } from '../../core/tenancy/tenant-id.ts';
-import { pickTenant } from '../../gateway/tenants/tenant-info.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
-
-const FIRST = 'abcdefghijklmnopqrstuvwxyz';
-const REST = 'abcdefghijklmnopqrstuvwxyz0123456789';
+import { isTenantId, prefixOwner, TENANT_ID_FIRST_CHARS as FIRST, TENANT_ID_LENGTH, TENANT_ID_REST_CHARS as REST } from '../../core/tenancy/tenant-id.ts';
+import { pickTenant } from '../../tenants/tenant-info.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 
 export function generateTenantId(random: (max: number) => number = randomInt): string {
   let id = FIRST[random(FIRST.length)] ?? 'a';
-  for (let i = 0; i < 5; i++) id += REST[random(REST.length)] ?? '0';
+  for (let i = 1; i < TENANT_ID_LENGTH; i++) id += REST[random(REST.length)] ?? '0';
   return id;
 }
 
@@ -69,8 +66,8 @@ export const ALWAYS_RESERVED = ['warren'];
 export function platformIds(namespaces: Array<{ metadata: { name?: string; labels?: Record<string, string> } }>, tenantLabel: string): Set<string> {
   const out = new Set(ALWAYS_RESERVED);
   for (const ns of namespaces) {
-    const match = /^([a-z][a-z0-9]{5})-/.exec(ns.metadata.name ?? '');
-    if (match?.[1] && ns.metadata.labels?.[tenantLabel] !== match[1]) out.add(match[1]);
+    const id = prefixOwner(ns.metadata.name ?? '');
+    if (id && ns.metadata.labels?.[tenantLabel] !== id) out.add(id);
   }
   return out;
 }

@@ -7,10 +7,10 @@
 // covered without a list here.
 import { TENANT_LABEL, tenantPrefix } from '../../core/tenancy/tenant-id.ts';
 import { isObject, type KubeObject } from '../../core/types.ts';
-import { TENANT_GROUP } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import { TENANT_GROUP } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
-import { SECRETS_PATH, kubeconfigSecretName } from './reconcile-credentials.ts';
+import { SECRETS_PATH, kubeconfigSecretName } from '../../tenants/kubeconfig-secret.ts';
 
 interface ApiResource {
   name: string;

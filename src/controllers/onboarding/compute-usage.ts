@@ -9,8 +9,8 @@ import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import { buildUsage, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { formatUsage, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
-import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { TenantStatus } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 

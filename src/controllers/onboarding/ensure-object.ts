@@ -5,7 +5,7 @@
 // metadata, status, apiVersion and kind.
 import type { KubeObject } from '../../core/types.ts';
 import { ApiError } from '../../core/api-error.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 
 const NOT_OWNED = new Set(['metadata', 'status', 'apiVersion', 'kind']);

@@ -9,7 +9,7 @@ import { ApiError } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { migrateLegacyRbac, type LegacyRbacKind } from '../../core/tenancy/legacy-rbac.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const COLLECTIONS: Array<{ kind: LegacyRbacKind; path: string }> = [

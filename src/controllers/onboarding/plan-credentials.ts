@@ -6,7 +6,7 @@
 // gateway already refuses it), or when it is not bound to this Tenant object's
 // uid (ADR 0025: from before the binding, or from an earlier Tenant). Certificates carry whole seconds, and so does
 // the gateway's revocation check (authn/revocation.ts): compare the same way.
-import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
+import type { TenantUser } from '../../tenants/tenant-crd.ts';
 
 export interface IssuedCredential {
   user: string;

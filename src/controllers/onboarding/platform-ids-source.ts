@@ -8,7 +8,7 @@
 // after the LIST), and ids this process handed out are covered by `reserved`.
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { platformIds } from './assign-id.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 
 export const PLATFORM_IDS_MAX_AGE_MS = 1_000;

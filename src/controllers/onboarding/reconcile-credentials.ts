@@ -2,7 +2,7 @@
 // (the certificates themselves are the record: no second bookkeeping to drift),
 // issue what planCredentials asks for, and write one Secret
 // warren-system/tenant-<name>-kubeconfigs with a `<user>.kubeconfig` key per user.
-import { tenantServerUrl } from '../../gateway/tenant-url.ts';
+import { tenantServerUrl } from '../../tenants/tenant-url.ts';
 import '../../pki/certificates.ts'; // side effect: the WebCrypto provider for @peculiar/x509
 import * as x509 from '@peculiar/x509';
 import { parse } from 'yaml';
@@ -10,29 +10,14 @@ import type { KubeObject } from '../../core/types.ts';
 import { ApiError } from '../../core/api-error.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
-import { SYSTEM_NAMESPACE } from '../../gateway/state/gateway-secrets.ts';
-import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../gateway/credentials/issue-certificate.ts';
-import { tenantUidsOfSubjectAltName } from '../../gateway/credentials/tenant-binding.ts';
-import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import { SYSTEM_NAMESPACE } from '../../tenants/platform-secrets.ts';
+import { KUBECONFIG_SUFFIX, SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from '../../tenants/kubeconfig-secret.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../tenants/credentials/issue-certificate.ts';
+import { tenantUidsOfSubjectAltName } from '../../tenants/credentials/tenant-binding.ts';
+import type { TenantUser } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { driftOf, ensureObject, mergeOwned } from './ensure-object.ts';
 import { planCredentials, type CredentialPlan, type IssuedCredential } from './plan-credentials.ts';
-
-export const SECRETS_PATH = `/api/v1/namespaces/${SYSTEM_NAMESPACE}/secrets`;
-const KUBECONFIG_SUFFIX = '.kubeconfig';
-
-export function kubeconfigSecretName(tenantName: string): string {
-  return `tenant-${tenantName}-kubeconfigs`;
-}
-
-/**
- * The Secret key of a user's kubeconfig. Secret keys allow only [-._a-zA-Z0-9]:
- * anything else (an e-mail's @) becomes "_". Two users differing only there
- * would share a key; spec validation does not catch that yet.
- */
-export function kubeconfigKey(user: string): string {
-  return `${user.replace(/[^-._a-zA-Z0-9]/g, '_')}${KUBECONFIG_SUFFIX}`;
-}
 
 /** The certificate in a kubeconfig, as an IssuedCredential; undefined when unreadable. */
 export function readIssuedCredential(kubeconfig: string): IssuedCredential | undefined {

@@ -6,8 +6,8 @@
 import type { KubeObject } from '../../core/types.ts';
 import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
-import type { TenantPodSecurity } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { TenantPodSecurity } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { ensureObject, type EnsureOptions, type EnsureOutcome } from './ensure-object.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;

@@ -7,8 +7,8 @@ import type { KubeObject } from '../../core/types.ts';
 import { toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { defaultClusterRoleBindings, defaultClusterRoles } from '../../core/rbac/default-roles.ts';
 import { RBAC_GROUP } from '../../core/rbac/types.ts';
-import type { TenantUser } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { TenantUser } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { ensureObject, type EnsureOptions, type EnsureOutcome } from './ensure-object.ts';
 
 export const CLUSTER_ROLES_PATH = `/apis/${RBAC_GROUP}/v1/clusterroles`;

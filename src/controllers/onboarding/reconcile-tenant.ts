@@ -4,13 +4,13 @@
 // twice. Progress and failures land in conditions and Events.
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
-import type { Tenant, TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
+import { tenantPath, type Tenant, type TenantStatus } from '../../tenants/tenant-crd.ts';
 import { isConditionTrue, setCondition, type ConditionInput } from '../runtime/conditions.ts';
 import type { EventType } from '../runtime/event-recorder.ts';
 import type { ReconcileResult } from '../runtime/controller.ts';
-import type { ObjectClient } from './object-client.ts';
-import { CLEANUP_FINALIZER, ConditionType, Reason } from './reasons.ts';
-import { certificateLifetimeMs, validateTenantSpec } from './validate-spec.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
+import { CLEANUP_FINALIZER, ConditionType, Reason } from '../../tenants/tenant-conditions.ts';
+import { certificateLifetimeMs, validateTenantSpec } from '../../tenants/validate-spec.ts';
 import { decideTenantId, platformIds } from './assign-id.ts';
 import { ensureTenantNamespaces } from './reconcile-namespaces.ts';
 import { ensureTenantRbac } from './reconcile-rbac.ts';
@@ -19,7 +19,7 @@ import { computeUsage } from './compute-usage.ts';
 import { ensureQuotaView } from './quota-view.ts';
 import { hasResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import { cleanupTenant } from './cleanup-tenant.ts';
-import { setFinalizer, tenantPath, writeTenantStatus } from './tenant-status.ts';
+import { setFinalizer, writeTenantStatus } from './tenant-status.ts';
 import { resolveTenantClusters } from './resolve-clusters.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { OwnWrites } from './own-writes.ts';

@@ -4,18 +4,18 @@
 // certificate to issue).
 import type { Upstream } from '../../kube/upstream.ts';
 import type { KeyPairPem } from '../../pki/certificates.ts';
-import { loadGatewaySecrets } from '../../gateway/state/gateway-secrets.ts';
-import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { loadGatewaySecrets } from '../../tenants/platform-secrets.ts';
+import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { startController } from '../runtime/controller.ts';
 import { createEventRecorder } from '../runtime/event-recorder.ts';
-import { upstreamObjectClient } from './object-client.ts';
-import { CONTROLLER_NAME } from './reasons.ts';
+import { upstreamObjectClient } from '../../kube/object-client.ts';
+import { CONTROLLER_NAME } from '../../tenants/tenant-conditions.ts';
 import { reconcileTenant } from './reconcile-tenant.ts';
 import { startInformer } from '../../kube/informer.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { CLUSTERS_PATH } from './resolve-clusters.ts';
 import { createOwnWrites } from './own-writes.ts';
-import { shrinkToIdentity } from '../../gateway/tenants/tenant-info.ts';
+import { shrinkToIdentity } from '../../tenants/tenant-info.ts';
 import { createPlatformIdsSource } from './platform-ids-source.ts';
 import { migrateLegacyTenantRbac } from './migrate-legacy-rbac.ts';
 

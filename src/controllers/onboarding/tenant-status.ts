@@ -1,13 +1,9 @@
 // Writing a Tenant: status through the status subresource, finalizers through
 // the object. Both PUT with the resourceVersion read, so a concurrent change
 // is a 409 and the reconcile retries on fresh data rather than overwriting it.
-import { TENANTS_PATH, type Tenant, type TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import { tenantPath, type Tenant, type TenantStatus } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
-
-export function tenantPath(name: string): string {
-  return `${TENANTS_PATH}/${name}`;
-}
 
 /** Writes status when it differs; returns the Tenant as now stored. */
 export async function writeTenantStatus(client: ObjectClient, tenant: Tenant, status: TenantStatus): Promise<Tenant> {

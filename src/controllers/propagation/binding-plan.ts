@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, ResourceBinding, TargetCluster } from '../../core/propagation/karmada-types.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import type { MemberAddress } from '../../core/propagation/trust/binding-trust.ts';
 import { pruneTemplate } from '../../core/propagation/binding/build-work.ts';
 import { toTenantNamespace } from '../../core/tenancy/names.ts';

@@ -3,7 +3,7 @@
 import type { Upstream } from '../../kube/upstream.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import { bindingByUid, bindingsOfTenant, ofTenant, type ChangeEvent, type EngineInformers } from './engine-informers.ts';
 import { bindingKey, templateKey } from './engine-keys.ts';

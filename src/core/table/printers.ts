@@ -58,6 +58,9 @@ const PRINTERS: Record<string, Printer> = {
   'poddisruptionbudgets.policy': pdbPrinter,
 };
 
+/** The resources (resourceKey form) with a printer of their own; held to the kind registry by a test. */
+export const PRINTED_RESOURCES: readonly string[] = Object.keys(PRINTERS);
+
 export function builtinPrinterFor(def: Pick<ResourceDef, 'group' | 'resource'>): Printer {
   return PRINTERS[resourceKey(def.group, def.resource)] ?? defaultPrinter;
 }

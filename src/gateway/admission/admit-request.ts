@@ -3,7 +3,7 @@
 // ordered chain (admission-chain.ts, composed in write-admission.ts).
 import { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
-import type { TenantInfo } from '../tenant-directory.ts';
+import type { TenantInfo } from '../../tenants/tenant-directory.ts';
 
 const READS = new Set(['get', 'list', 'watch']);
 

@@ -11,7 +11,7 @@
 // this admitter: see the ADR.
 import type { ServerResponse } from 'node:http';
 import type { Upstream } from '../../kube/upstream.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { Admitter } from './admission-chain.ts';
 import { createObjectCounts, type ObjectCounts, type Reservation } from './object-counts.ts';
 import { countTargetOf, countTenantObjects, quotaExceeded } from './quota.ts';

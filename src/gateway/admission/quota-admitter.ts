@@ -6,7 +6,7 @@
 // Semantics: core/tenancy/quota; why a lock: docs/adr/0010-tenant-resource-quota.md.
 import { hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { Admitter, AdmitterRun } from './admission-chain.ts';
 import { createTenantLocks } from './quota-locks.ts';
 import { createQuotaUsageCache, type QuotaUsageCache, type TenantObjects } from './quota-usage-cache.ts';

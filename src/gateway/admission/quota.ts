@@ -11,7 +11,7 @@ import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
-import type { TenantInfo } from '../tenant-directory.ts';
+import type { TenantInfo } from '../../tenants/tenant-directory.ts';
 import type { LoadedCount } from './object-counts.ts';
 
 export const TENANT_QUOTA_NAME = 'tenant-quota';

@@ -3,7 +3,7 @@
 import type { Upstream } from '../../kube/upstream.ts';
 import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
 import type { TenantPolicies } from '../authz/tenant-policies.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import { createAdmissionChain, type AdmissionChain } from './admission-chain.ts';
 import { rbacAdmitter } from './rbac-admitter.ts';
 import { podSecurityAdmitter } from './pod-security-admitter.ts';

@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../core/api-error.ts';
 import type { Identity } from '../identity.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { TokenAuthenticator } from './bearer-token.ts';
 import { identityFromClientCertificate } from './client-certificate.ts';
 import { bindingRefusal, isRevoked } from './revocation.ts';

@@ -7,11 +7,11 @@ import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeJwt, jwtVerif
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { isTenantId } from '../../core/tenancy/tenant-id.ts';
 import type { Identity } from '../identity.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_ISSUER, TENANT_CLAIM, WARREN_TOKEN_ALGORITHM, publicJwks } from '../credentials/signing-keys.ts';
-import type { SigningKeySet } from '../credentials/signing-keys.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_ISSUER, TENANT_CLAIM, WARREN_TOKEN_ALGORITHM, publicJwks } from '../../tenants/credentials/signing-keys.ts';
+import type { SigningKeySet } from '../../tenants/credentials/signing-keys.ts';
 import { httpsFetchWithCa } from './jwks-fetch.ts';
 import { unauthorized } from './unauthorized.ts';
-import { isTenantUid, TENANT_UID_CLAIM } from '../credentials/tenant-binding.ts';
+import { isTenantUid, TENANT_UID_CLAIM } from '../../tenants/credentials/tenant-binding.ts';
 import { serviceAccountGroups, serviceAccountOf } from './service-account-claims.ts';
 
 /** Clock skew tolerated on exp, nbf and iat, as agreed for the gateway. */

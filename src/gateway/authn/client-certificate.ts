@@ -8,7 +8,7 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { isTenantId } from '../../core/tenancy/tenant-id.ts';
 import type { Identity } from '../identity.ts';
 import { unauthorized } from './unauthorized.ts';
-import { isTenantUid, tenantUidsOfSubjectAltName } from '../credentials/tenant-binding.ts';
+import { isTenantUid, tenantUidsOfSubjectAltName } from '../../tenants/credentials/tenant-binding.ts';
 
 const CLIENT_AUTH_EKU = '1.3.6.1.5.5.7.3.2';
 

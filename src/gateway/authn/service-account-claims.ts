@@ -5,7 +5,7 @@
 // tenant claims: the token names its tenant by id and by the Tenant object's
 // uid (ADR 0025), and its ServiceAccount by uid, so a ServiceAccount deleted and
 // made again under the same name does not inherit the old one's tokens.
-import { isTenantUid } from '../credentials/tenant-binding.ts';
+import { isTenantUid } from '../../tenants/credentials/tenant-binding.ts';
 
 export const KUBERNETES_CLAIM = 'kubernetes.io';
 export const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';

@@ -7,14 +7,9 @@
 // group) and the tenant label: a cluster-scoped name that merely looks
 // prefixed (an upstream "system-…" object) must not land in a tenant's index.
 import type { KubeObject } from '../../core/types.ts';
-import { isTenantId, TENANT_ID_LENGTH, TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { prefixOwner, TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 
-/** The id whose prefix (`<id>-`) starts value, if value has one (and something after it). */
-export function prefixOwner(value: string): string | undefined {
-  if (value.length <= TENANT_ID_LENGTH + 1 || value[TENANT_ID_LENGTH] !== '-') return undefined;
-  const id = value.slice(0, TENANT_ID_LENGTH);
-  return isTenantId(id) ? id : undefined;
-}
+export { prefixOwner };
 
 export interface OwnerRule {
   /** CRD objects are named `<plural>.<id>-<group>`: the prefix sits after the first dot. */

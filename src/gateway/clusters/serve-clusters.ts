@@ -12,7 +12,7 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { LineSplitter } from '../../kube/line-splitter.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJsonBody } from '../respond.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import { CLUSTER_GROUP, CLUSTER_RESOURCE, filterClusterBody, filterClusterEvent, isClusterRequest } from './cluster-view.ts';
 
 export type ServeClusters = (req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest) => Promise<boolean>;

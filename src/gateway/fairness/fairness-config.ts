@@ -2,7 +2,7 @@
 // tenant is its own flow with a concurrency share (seats) and a bounded queue.
 // Defaults come from the gateway's config; a Tenant may carry its own
 // (TenantInfo.fairness), which wins field by field.
-import type { TenantInfo } from '../tenant-directory.ts';
+import type { TenantInfo } from '../../tenants/tenant-directory.ts';
 
 export interface TenantLimits {
   /** Requests of this tenant that may run at once. */

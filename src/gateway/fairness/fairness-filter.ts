@@ -14,7 +14,7 @@
 // then is the network's time, not the gateway's or the upstream's, and it
 // would also poison the latency samples.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TenantInfo } from '../tenant-directory.ts';
+import type { TenantInfo } from '../../tenants/tenant-directory.ts';
 import { DEFAULT_TOTAL_SEATS, buildTenantLimits, type FairnessConfig } from './fairness-config.ts';
 import { FairLimiter, RejectedError, type FairLimiterStats, type Release, type RejectReason } from './fair-limiter.ts';
 import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';

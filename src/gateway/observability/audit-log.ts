@@ -5,6 +5,7 @@
 // beyond a cap, so ten thousand tenants do not mean ten thousand descriptors.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isTenantId } from '../../core/tenancy/tenant-id.ts';
 import type { AuditEvent } from './audit-event.ts';
 
 export interface AuditLogOptions {
@@ -19,8 +20,6 @@ export interface AuditLog {
   close(): Promise<void>;
 }
 
-// Tenant ids are [a-z][a-z0-9]{5}; anything else never becomes a file name.
-const TENANT_ID = /^[a-z][a-z0-9]{5}$/;
 
 function open(path: string): WriteStream {
   mkdirSync(dirname(path), { recursive: true });
@@ -58,7 +57,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog | undefined {
     write(event, tenantId) {
       const line = `${JSON.stringify(event)}\n`;
       main?.write(line);
-      if (options.auditTenantDir && tenantId && TENANT_ID.test(tenantId)) tenantStream(tenantId, options.auditTenantDir).write(line);
+      if (options.auditTenantDir && tenantId && isTenantId(tenantId)) tenantStream(tenantId, options.auditTenantDir).write(line);
     },
     async close() {
       await Promise.all([...(main ? [endStream(main)] : []), ...[...perTenant.values()].map(endStream)]);

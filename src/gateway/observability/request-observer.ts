@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../../core/request-info.ts';
 import { maybeTenantOf } from '../identity.ts';
-import { splitTenantPath } from '../tenant-url.ts';
+import { splitTenantPath } from '../../tenants/tenant-url.ts';
 import { isLongRunning } from '../fairness/long-running.ts';
 import { buildAuditEvent } from './audit-event.ts';
 import type { AuditLog } from './audit-log.ts';

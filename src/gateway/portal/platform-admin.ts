@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { SignJWT, createLocalJWKSet, importJWK, jwtVerify } from 'jose';
 import { ApiError } from '../../core/api-error.ts';
-import { DEFAULT_AUDIENCE, DEFAULT_ISSUER, WARREN_TOKEN_ALGORITHM, publicJwks, type SigningKeySet } from '../credentials/signing-keys.ts';
+import { DEFAULT_AUDIENCE, DEFAULT_ISSUER, WARREN_TOKEN_ALGORITHM, publicJwks, type SigningKeySet } from '../../tenants/credentials/signing-keys.ts';
 
 export const PLATFORM_ADMINS_GROUP = 'warren:platform-admins';
 export const PLATFORM_ADMIN_CLAIM = 'warren.dev/platform-admin';

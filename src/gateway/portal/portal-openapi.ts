@@ -2,7 +2,7 @@
 // GET /warren/v1/openapi.json (platform admins only, as the API itself). The
 // TenantSpec schema is the CRD's own (crds/), so the document cannot drift
 // from what the API accepts; the x-kubernetes-* extensions are dropped.
-import { tenantSchema } from '../tenants/tenant-crd.ts';
+import { tenantSchema } from '../../tenants/tenant-crd.ts';
 
 export const PORTAL_OPENAPI_PATH = '/warren/v1/openapi.json';
 

@@ -4,8 +4,8 @@
 // concurrency precondition (If-Match or metadata.resourceVersion).
 import { badRequest, invalid } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
-import { validateTenantSpec } from '../../controllers/onboarding/validate-spec.ts';
-import { TENANT_GROUP, TENANT_API_VERSION, tenantSchema, type TenantSpec } from '../tenants/tenant-crd.ts';
+import { validateTenantSpec } from '../../tenants/validate-spec.ts';
+import { TENANT_GROUP, TENANT_API_VERSION, tenantSchema, type TenantSpec } from '../../tenants/tenant-crd.ts';
 import { unknownFields } from './strict-fields.ts';
 
 const TARGET = { group: TENANT_GROUP, kind: 'Tenant' };

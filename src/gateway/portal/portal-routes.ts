@@ -11,9 +11,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, methodNotAllowed, notFound } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { provisionTenant } from '../../controllers/onboarding/provision.ts';
-import { TENANTS_PATH, type Tenant } from '../tenants/tenant-crd.ts';
-import type { SigningKeySet } from '../credentials/signing-keys.ts';
+import { provisionTenant } from '../../tenants/provision.ts';
+import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
+import type { SigningKeySet } from '../../tenants/credentials/signing-keys.ts';
 import { readRequestObject } from '../forward/request-body.ts';
 import { sendJsonBody } from '../respond.ts';
 import { platformAdminOf } from './platform-admin.ts';

@@ -15,7 +15,7 @@ import { KubeHttp } from '../../helpers/kube-http.ts';
 import { kubectl, type KubectlResult } from '../../helpers/kubectl.ts';
 import { usePropagationEnv, type PropagationEnv } from '../../helpers/propagation-env.ts';
 import { readAdminKubeconfig, waitForTenant } from '../../../src/up/wait-for-tenants.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../../src/tenants/tenant-crd.ts';
 
 export interface AdversaryEnv extends PropagationEnv {
   /** The tenant admin's kubeconfig file (acme: alice, globex: hank). */

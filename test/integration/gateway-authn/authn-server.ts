@@ -14,9 +14,9 @@ import type { TokenAuthenticator } from '../../../src/gateway/authn/bearer-token
 import { stripIdentityHeaders } from '../../../src/gateway/authn/strip-identity-headers.ts';
 import { createGatewayTlsOptions, refuseUnverifiedClientCertificates } from '../../../src/gateway/authn/tls-listener.ts';
 import type { RefusedCertificate } from '../../../src/gateway/authn/tls-listener.ts';
-import { publicJwks } from '../../../src/gateway/credentials/signing-keys.ts';
-import type { SigningKeySet } from '../../../src/gateway/credentials/signing-keys.ts';
-import type { TenantDirectory } from '../../../src/gateway/tenant-directory.ts';
+import { publicJwks } from '../../../src/tenants/credentials/signing-keys.ts';
+import type { SigningKeySet } from '../../../src/tenants/credentials/signing-keys.ts';
+import type { TenantDirectory } from '../../../src/tenants/tenant-directory.ts';
 
 const UNAUTHENTICATED = new Set(['/healthz', '/livez', '/readyz', '/version']);
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
 import { createCa, issueCertificate } from '../../../src/pki/certificates.ts';
-import { createSigningKeySet, mintTenantToken, publicJwks } from '../../../src/gateway/credentials/signing-keys.ts';
+import { createSigningKeySet, mintTenantToken, publicJwks } from '../../../src/tenants/credentials/signing-keys.ts';
 import { call } from './authn-server.ts';
 import { BEFORE_REVOCATION, startFixture } from './fixture.ts';
 import type { Fixture } from './fixture.ts';

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCa } from '../../../src/pki/certificates.ts';
-import { issueTenantUserCertificate } from '../../../src/gateway/credentials/issue-certificate.ts';
+import { issueTenantUserCertificate } from '../../../src/tenants/credentials/issue-certificate.ts';
 import { call } from './authn-server.ts';
 import { BEFORE_REVOCATION, startFixture } from './fixture.ts';
 import type { Fixture } from './fixture.ts';

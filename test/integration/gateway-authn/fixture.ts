@@ -4,11 +4,11 @@ import { createCa } from '../../../src/pki/certificates.ts';
 import type { IssuedCertificate } from '../../../src/pki/certificates.ts';
 import { createTokenAuthenticator } from '../../../src/gateway/authn/bearer-token.ts';
 import type { OidcIssuerConfig } from '../../../src/gateway/authn/bearer-token.ts';
-import { issueTenantUserCertificate } from '../../../src/gateway/credentials/issue-certificate.ts';
-import type { TenantUserCertificate } from '../../../src/gateway/credentials/issue-certificate.ts';
-import { createSigningKeySet, mintTenantToken } from '../../../src/gateway/credentials/signing-keys.ts';
-import type { SigningKeySet } from '../../../src/gateway/credentials/signing-keys.ts';
-import { staticTenantDirectory } from '../../../src/gateway/tenant-directory.ts';
+import { issueTenantUserCertificate } from '../../../src/tenants/credentials/issue-certificate.ts';
+import type { TenantUserCertificate } from '../../../src/tenants/credentials/issue-certificate.ts';
+import { createSigningKeySet, mintTenantToken } from '../../../src/tenants/credentials/signing-keys.ts';
+import type { SigningKeySet } from '../../../src/tenants/credentials/signing-keys.ts';
+import { staticTenantDirectory } from '../../../src/tenants/tenant-directory.ts';
 import { startAuthnServer } from './authn-server.ts';
 import type { AuthnServer } from './authn-server.ts';
 

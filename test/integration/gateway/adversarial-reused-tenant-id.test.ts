@@ -8,9 +8,9 @@ import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../hel
 import { eventually } from '../../helpers/poll.ts';
 import { kubectl, writeTempKubeconfig } from '../../helpers/kubectl.ts';
 import { KubeHttp } from '../../helpers/kube-http.ts';
-import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../src/gateway/credentials/issue-certificate.ts';
-import { mintTenantToken } from '../../../src/gateway/credentials/signing-keys.ts';
-import { tenantServerUrl } from '../../../src/gateway/tenant-url.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../src/tenants/credentials/issue-certificate.ts';
+import { mintTenantToken } from '../../../src/tenants/credentials/signing-keys.ts';
+import { tenantServerUrl } from '../../../src/tenants/tenant-url.ts';
 
 const TENANTS = '/apis/tenancy.warren.dev/v1alpha1/tenants';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
 import { startOnboardingController } from '../../../src/controllers/onboarding/start-onboarding-controller.ts';
 import { mintPlatformAdminToken } from '../../../src/gateway/portal/platform-admin.ts';
-import { createSigningKeySet } from '../../../src/gateway/credentials/signing-keys.ts';
+import { createSigningKeySet } from '../../../src/tenants/credentials/signing-keys.ts';
 import { KubeHttp, type HttpResult } from '../../helpers/kube-http.ts';
 
 describe('gateway: provisioning API for portals', { timeout: 90_000 }, () => {

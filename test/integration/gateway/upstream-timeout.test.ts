@@ -6,7 +6,7 @@ import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../hel
 import { startTcpRelay, viaRelay, type TcpRelay } from '../kube/tcp-relay.ts';
 import { createUpstream } from '../../../src/kube/upstream-client.ts';
 import { startGateway, type RunningGateway } from '../../../src/gateway/server.ts';
-import { tenantUserKubeconfig } from '../../../src/gateway/credentials/issue-certificate.ts';
+import { tenantUserKubeconfig } from '../../../src/tenants/credentials/issue-certificate.ts';
 import { KubeHttp } from '../../helpers/kube-http.ts';
 
 describe('gateway: a hung upstream', { timeout: 60_000 }, () => {

@@ -5,7 +5,7 @@ import { startApiServer, type RunningApiServer } from '../../../src/apiserver/se
 import { createUpstream } from '../../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../../src/kube/upstream.ts';
 import { startGateway, type RunningGateway } from '../../../src/gateway/server.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, TENANT_CRD_NAME, tenantCrd, type Tenant, type TenantSpec } from '../../../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, TENANT_CRD_NAME, tenantCrd, type Tenant, type TenantSpec } from '../../../src/tenants/tenant-crd.ts';
 import { startOnboardingController, type RunningOnboardingController } from '../../../src/controllers/onboarding/start-onboarding-controller.ts';
 import { eventually } from '../../helpers/poll.ts';
 

@@ -5,11 +5,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeList, KubeObject } from '../../../src/core/types.ts';
-import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../../src/core/tenancy/tenant-id.ts';
-import { provisionTenant } from '../../../src/controllers/onboarding/provision.ts';
+import { provisionTenant } from '../../../src/tenants/provision.ts';
 import { clusterScopedCollections } from '../../../src/controllers/onboarding/cleanup-tenant.ts';
-import { upstreamObjectClient } from '../../../src/controllers/onboarding/object-client.ts';
+import { upstreamObjectClient } from '../../../src/kube/object-client.ts';
 import { eventually } from '../../helpers/poll.ts';
 import { asTenant, secretKubeconfig, startWorld, type OnboardingWorld } from './fixture.ts';
 

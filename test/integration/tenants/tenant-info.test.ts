@@ -2,8 +2,8 @@
 // test: this folder is where the tenant directory's tests live).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pickTenant, tenantInfoOf } from '../../../src/gateway/tenants/tenant-info.ts';
-import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import { pickTenant, tenantInfoOf } from '../../../src/tenants/tenant-info.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 
 const tenant = (name: string, rest: Partial<Tenant> = {}, meta: Partial<Tenant['metadata']> = {}): Tenant => ({ metadata: { name, ...meta }, ...rest });
 

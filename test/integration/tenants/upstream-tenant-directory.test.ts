@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from '../../../src/apiserver/server.ts';
 import { createUpstream } from '../../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../../src/kube/upstream.ts';
-import { startTenantDirectory } from '../../../src/gateway/tenants/upstream-tenant-directory.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, TENANT_CRD_NAME, tenantCrd, type Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import { startTenantDirectory } from '../../../src/tenants/upstream-tenant-directory.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, TENANT_CRD_NAME, tenantCrd, type Tenant } from '../../../src/tenants/tenant-crd.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 async function must<T>(p: Promise<{ status: number; body: T }>, what: string): Promise<T> {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProgress, describeTenant, tenantVerdict, whyNotReady } from '../../../src/cli/progress.ts';
-import type { Tenant, TenantCondition } from '../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant, TenantCondition } from '../../../src/tenants/tenant-crd.ts';
 
 function tenant(status: Tenant['status'], generation = 1): Tenant {
   return { apiVersion: 'tenancy.warren.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'acme', generation }, spec: {}, ...(status ? { status } : {}) };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { alignedLines } from '../../../src/cli/object-printer.ts';
 import { buildStatusReport, formatStatusText } from '../../../src/cli/status-report.ts';
-import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../../../src/core/propagation/karmada-types.ts';
 
 const acme: Tenant = {

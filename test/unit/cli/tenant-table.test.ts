@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { alignColumns, parseOutput } from '../../../src/cli/object-printer.ts';
 import { formatTenants } from '../../../src/cli/tenant-table.ts';
-import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 
 const now = new Date('2026-01-01T12:00:00Z');
 const acme: Tenant = {

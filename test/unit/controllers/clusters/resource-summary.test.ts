@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { buildAllocatable, buildNodeSummary, createPodTally, podRequests } from '../../../../src/controllers/clusters/resource-summary.ts';
-import { formatQuantity, parseQuantity } from '../../../../src/controllers/clusters/quantity.ts';
+import { formatQuantity } from '../../../../src/controllers/clusters/quantity.ts';
+import { quantityNumber as parseQuantity } from '../../../../src/core/quantity.ts';
 
 const node = (name: string, ready: boolean, allocatable: Record<string, string>) => ({
   metadata: { name }, status: { allocatable, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },

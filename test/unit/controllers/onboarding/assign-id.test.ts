@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decideTenantId, generateTenantId, platformIds } from '../../../../src/controllers/onboarding/assign-id.ts';
-import type { Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../../src/tenants/tenant-crd.ts';
 
 const tenant = (name: string, extra: { specId?: string; statusId?: string; created?: string } = {}): Tenant => ({
   metadata: { name, creationTimestamp: extra.created ?? '2025-01-01T00:00:00Z' },

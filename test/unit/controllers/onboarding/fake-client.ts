@@ -3,7 +3,7 @@
 import { matchesLabels, parseLabelSelector } from '../../../../src/core/selectors/index.ts';
 import { ApiError } from '../../../../src/core/api-error.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
-import type { ObjectClient } from '../../../../src/controllers/onboarding/object-client.ts';
+import type { ObjectClient } from '../../../../src/kube/object-client.ts';
 
 export interface FakeClient extends ObjectClient {
   objects: Map<string, KubeObject>;

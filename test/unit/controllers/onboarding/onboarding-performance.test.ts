@@ -9,7 +9,7 @@ import { ensureObject } from '../../../../src/controllers/onboarding/ensure-obje
 import { createOwnWrites } from '../../../../src/controllers/onboarding/own-writes.ts';
 import { createPlatformIdsSource } from '../../../../src/controllers/onboarding/platform-ids-source.ts';
 import { platformIds } from '../../../../src/controllers/onboarding/assign-id.ts';
-import { TENANTS_PATH, type Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../../../../src/tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../../../src/core/tenancy/tenant-id.ts';
 import { fakeClient, type FakeClient } from './fake-client.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';

@@ -2,12 +2,12 @@
 // RBAC as they land upstream, and which cluster-scoped objects are the tenant's.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateTenantSpec } from '../../../../src/controllers/onboarding/validate-spec.ts';
+import { validateTenantSpec } from '../../../../src/tenants/validate-spec.ts';
 import { driftOf, ensureObject, mergeOwned } from '../../../../src/controllers/onboarding/ensure-object.ts';
 import { buildTenantNamespaces } from '../../../../src/controllers/onboarding/reconcile-namespaces.ts';
 import { buildTenantRbac } from '../../../../src/controllers/onboarding/reconcile-rbac.ts';
 import { belongsToTenant } from '../../../../src/controllers/onboarding/cleanup-tenant.ts';
-import type { Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../../src/tenants/tenant-crd.ts';
 import { fakeClient } from './fake-client.ts';
 
 const t = (spec: Record<string, unknown>, status?: Record<string, unknown>): Tenant => ({ apiVersion: 'tenancy.warren.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'x' }, spec, ...(status ? { status } : {}) }) as Tenant;

@@ -4,7 +4,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCa, type KeyPairPem } from '../../../../src/pki/certificates.ts';
 import { reconcileTenant, type OnboardingDeps } from '../../../../src/controllers/onboarding/reconcile-tenant.ts';
-import { TENANTS_PATH, type Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../../../../src/tenants/tenant-crd.ts';
 import { fakeClient, type FakeClient } from './fake-client.ts';
 
 let ca: KeyPairPem;

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineTenantView } from '../../../../src/controllers/propagation/engine-informers.ts';
-import type { Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../../src/tenants/tenant-crd.ts';
 
 const whole: Tenant = {
   apiVersion: 'tenancy.warren.dev/v1alpha1',

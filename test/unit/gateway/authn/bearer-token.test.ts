@@ -6,8 +6,8 @@ import { SignJWT, importJWK } from 'jose';
 import { createTokenAuthenticator } from '../../../../src/gateway/authn/bearer-token.ts';
 import type { OidcIssuerConfig } from '../../../../src/gateway/authn/bearer-token.ts';
 import { AuthenticationError } from '../../../../src/gateway/authn/unauthorized.ts';
-import { createSigningKeySet, mintTenantToken, rotateSigningKeys } from '../../../../src/gateway/credentials/signing-keys.ts';
-import type { SigningKeySet } from '../../../../src/gateway/credentials/signing-keys.ts';
+import { createSigningKeySet, mintTenantToken, rotateSigningKeys } from '../../../../src/tenants/credentials/signing-keys.ts';
+import type { SigningKeySet } from '../../../../src/tenants/credentials/signing-keys.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const nowSeconds = NOW.getTime() / 1000;

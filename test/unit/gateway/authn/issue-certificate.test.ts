@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { createCa } from '../../../../src/pki/certificates.ts';
 import type { IssuedCertificate } from '../../../../src/pki/certificates.ts';
 import { identityFromPeerCertificate } from '../../../../src/gateway/authn/client-certificate.ts';
-import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../../src/gateway/credentials/issue-certificate.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../../src/tenants/credentials/issue-certificate.ts';
 
 describe('issueTenantUserCertificate', () => {
   let ca: IssuedCertificate;

@@ -10,11 +10,11 @@ import { Readable } from 'node:stream';
 import { createTokenAuthenticator } from '../../../../src/gateway/authn/bearer-token.ts';
 import { createAuthenticator } from '../../../../src/gateway/authn/authenticate.ts';
 import { AuthenticationError } from '../../../../src/gateway/authn/unauthorized.ts';
-import { createSigningKeySet, type SigningKeySet } from '../../../../src/gateway/credentials/signing-keys.ts';
+import { createSigningKeySet, type SigningKeySet } from '../../../../src/tenants/credentials/signing-keys.ts';
 import { answerTokenRequest, signServiceAccountToken } from '../../../../src/gateway/authn/token-request.ts';
 import { createServiceAccountLookup } from '../../../../src/gateway/authn/service-account-lookup.ts';
 import { ApiError } from '../../../../src/core/api-error.ts';
-import type { TenantDirectory } from '../../../../src/gateway/tenant-directory.ts';
+import type { TenantDirectory } from '../../../../src/tenants/tenant-directory.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const iat = NOW.getTime() / 1000;

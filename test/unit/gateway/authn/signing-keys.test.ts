@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import {
   createSigningKeySet, fileKeyStore, loadOrCreateSigningKeys, mintTenantToken, publicJwks, rotateSigningKeys,
-} from '../../../../src/gateway/credentials/signing-keys.ts';
-import type { KeyStore } from '../../../../src/gateway/credentials/signing-keys.ts';
+} from '../../../../src/tenants/credentials/signing-keys.ts';
+import type { KeyStore } from '../../../../src/tenants/credentials/signing-keys.ts';
 
 function memoryStore(initial?: string): KeyStore & { writes: number } {
   let text = initial;

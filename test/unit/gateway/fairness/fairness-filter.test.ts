@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
-import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
+import type { TenantInfo } from '../../../../src/tenants/tenant-directory.ts';
 
 const TENANT = { id: 'acme01' } as unknown as TenantInfo;
 const BIG = 'x'.repeat(16 * 1024 * 1024);

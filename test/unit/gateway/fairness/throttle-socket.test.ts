@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { holdSocket, nextHold, spreadHold } from '../../../../src/gateway/fairness/throttle-socket.ts';
 import { toApiError } from '../../../../src/core/api-error.ts';
-import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
+import type { TenantInfo } from '../../../../src/tenants/tenant-directory.ts';
 
 const TENANT = { id: 'acme01', fairness: { seats: 1, queueLength: 0 } } as unknown as TenantInfo;
 

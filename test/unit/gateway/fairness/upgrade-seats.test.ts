@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
 import { createUpgradeSeats } from '../../../../src/gateway/fairness/upgrade-seats.ts';
 import { createUpgradeHandler } from '../../../../src/gateway/upgrade-handler.ts';
-import { staticTenantDirectory, type TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
+import { staticTenantDirectory, type TenantInfo } from '../../../../src/tenants/tenant-directory.ts';
 import { buildPolicyIndex } from '../../../../src/core/rbac/index.ts';
 import type { GatewayDeps } from '../../../../src/gateway/handler.ts';
 import type { Proxy } from '../../../../src/gateway/proxy/proxy-adapter.ts';

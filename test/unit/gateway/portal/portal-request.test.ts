@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { ApiError } from '../../../../src/core/api-error.ts';
 import { checkTenantName, decodePut, ifMatchVersion, listQuery } from '../../../../src/gateway/portal/portal-request.ts';
 import { unknownFields } from '../../../../src/gateway/portal/strict-fields.ts';
-import { tenantSchema } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import { tenantSchema } from '../../../../src/tenants/tenant-crd.ts';
 
 function refusal(fn: () => unknown): { code: number; reason: string; message: string } {
   try {

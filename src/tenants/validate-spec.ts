@@ -4,8 +4,8 @@
 // without schema validation) and adds the rules a schema cannot say.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { parseGoDuration } from '../../core/protobuf/go-duration.ts';
-import { tenantSchema, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { parseGoDuration } from '../core/protobuf/go-duration.ts';
+import { tenantSchema, type Tenant } from './tenant-crd.ts';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;

@@ -1,7 +1,7 @@
 // What the gateway needs from a Tenant object, and nothing else: a pure
 // mapping so the rules (which id counts, when credentials stop counting) are
 // table-tested apart from the informer that feeds them.
-import type { TenantInfo } from '../tenant-directory.ts';
+import type { TenantInfo } from './tenant-directory.ts';
 import type { Tenant } from './tenant-crd.ts';
 
 /** The TenantInfo of a Tenant, or undefined while it has no id (not yet onboarded). */

@@ -3,7 +3,9 @@
 // two tenants' kubeconfigs on one machine would share (and see) each other's
 // cached API groups. The path segment is routing only; identity still comes from
 // the credential, and a path naming another tenant is refused.
-const SCOPED = /^\/tenants\/([a-z][a-z0-9]{5})(\/.*)?$/;
+import { TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
+
+const SCOPED = new RegExp(`^/tenants/(${TENANT_ID_PATTERN})(/.*)?$`);
 
 export function tenantServerUrl(gatewayUrl: string, tenantId: string): string {
   return `${gatewayUrl.replace(/\/+$/, '')}/tenants/${tenantId}`;

@@ -3,8 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { pickTenant, shrinkToIdentity } from '../../../../src/gateway/tenants/tenant-info.ts';
-import type { Tenant } from '../../../../src/gateway/tenants/tenant-crd.ts';
+import { pickTenant, shrinkToIdentity } from '../../../src/tenants/tenant-info.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 
 const full = (name: string, created: string, specId?: string, statusId?: string): Tenant => ({
   apiVersion: 'tenancy.warren.dev/v1alpha1',

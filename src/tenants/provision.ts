@@ -3,14 +3,13 @@
 // spec if it differs), optionally wait until it is Ready, and hand back its
 // admin kubeconfig from the Secret onboarding wrote. A retry after a timeout
 // or a lost answer returns the same tenant, never a second one.
-import { ApiError } from '../../core/api-error.ts';
-import type { Upstream } from '../../kube/upstream.ts';
-import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../../gateway/tenants/tenant-crd.ts';
-import { jsonEqual } from '../../core/json-equal.ts';
-import { upstreamObjectClient } from './object-client.ts';
-import { SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from './reconcile-credentials.ts';
-import { ConditionType, Reason } from './reasons.ts';
-import { tenantPath } from './tenant-status.ts';
+import { ApiError } from '../core/api-error.ts';
+import type { Upstream } from '../kube/upstream.ts';
+import { TENANTS_PATH, TENANT_API_VERSION, tenantPath, type Tenant, type TenantSpec } from './tenant-crd.ts';
+import { jsonEqual } from '../core/json-equal.ts';
+import { upstreamObjectClient } from '../kube/object-client.ts';
+import { SECRETS_PATH, kubeconfigKey, kubeconfigSecretName } from './kubeconfig-secret.ts';
+import { ConditionType, Reason } from './tenant-conditions.ts';
 
 export interface ProvisionOptions {
   upstream: Upstream;

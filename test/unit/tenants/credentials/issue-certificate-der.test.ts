@@ -9,9 +9,9 @@ import '../../../../src/pki/certificates.ts';
 import * as x509 from '@peculiar/x509';
 import { createCa, type IssuedCertificate } from '../../../../src/pki/certificates.ts';
 import { identityFromPeerCertificate } from '../../../../src/gateway/authn/client-certificate.ts';
-import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../../src/gateway/credentials/issue-certificate.ts';
+import { issueTenantUserCertificate, tenantUserKubeconfig } from '../../../../src/tenants/credentials/issue-certificate.ts';
 import { readIssuedCredential } from '../../../../src/controllers/onboarding/reconcile-credentials.ts';
-import { der, derPositiveInteger, derTime } from '../../../../src/gateway/credentials/certificate-der.ts';
+import { der, derPositiveInteger, derTime } from '../../../../src/tenants/credentials/certificate-der.ts';
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 

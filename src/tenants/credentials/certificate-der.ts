@@ -7,7 +7,7 @@
 // re-parses the whole certificate through pure-JS ASN.1 (asn1js), ~2.7 ms of CPU
 // per certificate, the largest single item of `warren serve` while onboarding
 // (issue 4); these few bytes cost ~0.02 ms. The output is checked byte for byte
-// against @peculiar/x509's own TBSCertificate (test/unit/gateway/credentials).
+// against @peculiar/x509's own TBSCertificate (test/unit/tenants/credentials).
 
 /** AlgorithmIdentifier ecdsa-with-SHA256 (1.2.840.10045.4.3.2), no parameters (RFC 5758 3.2). */
 export const ECDSA_WITH_SHA256 = Buffer.from('300a06082a8648ce3d040302', 'hex');

@@ -1,10 +1,10 @@
 // The tenant directory of a running gateway: an informer on the upstream's
 // Tenant objects, so every replica sees suspension, revocation and deletion
 // within one watch event, with no call on the request path.
-import type { TenantDirectory, TenantInfo } from '../tenant-directory.ts';
-import type { Upstream } from '../../kube/upstream.ts';
-import { startInformer } from '../../kube/informer.ts';
-import { createCatchUp } from '../../kube/informer-catch-up.ts';
+import type { TenantDirectory, TenantInfo } from './tenant-directory.ts';
+import type { Upstream } from '../kube/upstream.ts';
+import { startInformer } from '../kube/informer.ts';
+import { createCatchUp } from '../kube/informer-catch-up.ts';
 import { TENANTS_PATH, type Tenant } from './tenant-crd.ts';
 import { pickTenant, shrinkToIdentity, tenantInfoOf } from './tenant-info.ts';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Condition, KubeObject } from '../../core/types.ts';
+import type { Condition, KubeObject } from '../core/types.ts';
 
 export const TENANT_GROUP = 'tenancy.warren.dev';
 export const TENANT_VERSION = 'v1alpha1';
@@ -11,7 +11,12 @@ export const TENANT_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}`;
 export const TENANT_CRD_NAME = `tenants.${TENANT_GROUP}`;
 /** The upstream collection path of Tenant objects (cluster-scoped). */
 export const TENANTS_PATH = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
-export const TENANT_CRD_FILE = fileURLToPath(new URL('../../../crds/tenancy.warren.dev_tenants.yaml', import.meta.url));
+/** One Tenant's upstream path. */
+export function tenantPath(name: string): string {
+  return `${TENANTS_PATH}/${name}`;
+}
+
+export const TENANT_CRD_FILE = fileURLToPath(new URL('../../crds/tenancy.warren.dev_tenants.yaml', import.meta.url));
 
 export type TenantPodSecurity = 'privileged' | 'baseline' | 'restricted';
 export type Quantity = number | string;

@@ -1,11 +1,11 @@
 // The gateway keeps no state of its own: its CAs and signing keys live in
 // Secrets in the upstream's warren-system namespace, created by whichever
 // replica gets there first (create, and on 409 read what the other one wrote).
-import { ApiError } from '../../core/api-error.ts';
-import type { KubeObject } from '../../core/types.ts';
-import type { Upstream } from '../../kube/upstream.ts';
-import { createCa, type KeyPairPem } from '../../pki/certificates.ts';
-import { createSigningKeySet, type SigningKeySet } from '../credentials/signing-keys.ts';
+import { ApiError } from '../core/api-error.ts';
+import type { KubeObject } from '../core/types.ts';
+import type { Upstream } from '../kube/upstream.ts';
+import { createCa, type KeyPairPem } from '../pki/certificates.ts';
+import { createSigningKeySet, type SigningKeySet } from './credentials/signing-keys.ts';
 
 export const SYSTEM_NAMESPACE = 'warren-system';
 const TENANT_CA_SECRET = 'warren-tenant-ca';

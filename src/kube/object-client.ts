@@ -1,8 +1,8 @@
 // The onboarding controller's I/O, as plain functions over API paths: the
 // upstream implementation is below, and unit tests pass a map-backed fake.
-import type { KubeList, KubeObject } from '../../core/types.ts';
-import type { Upstream } from '../../kube/upstream.ts';
-import { statusError } from '../../kube/status-error.ts';
+import type { KubeList, KubeObject } from '../core/types.ts';
+import type { Upstream } from './upstream.ts';
+import { statusError } from './status-error.ts';
 
 export interface ObjectClient {
   /** The object, or undefined when it does not exist. */
