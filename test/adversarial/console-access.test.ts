@@ -7,8 +7,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../helpers/gateway-harness.ts';
 import { mintPlatformAdminToken } from '../../src/gateway/portal/platform-admin.ts';
-import { createSigningKeySet } from '../../src/gateway/credentials/signing-keys.ts';
-import { TENANTS_PATH } from '../../src/gateway/tenants/tenant-crd.ts';
+import { createSigningKeySet } from '../../src/tenants/credentials/signing-keys.ts';
+import { TENANTS_PATH } from '../../src/tenants/tenant-crd.ts';
 
 const PATHS: [string, string][] = [
   ['GET', '/console/'], ['GET', '/console/app.js'], ['GET', '/console/app.css'], ['GET', '/console'],

@@ -12,7 +12,7 @@ import { ApiError, methodNotAllowed, notFound } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJson } from '../../http/json-response.ts';
-import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { checkTenantName } from '../../gateway/portal/portal-request.ts';
 import { tenantDetail } from '../view/tenant-detail.ts';

@@ -9,7 +9,7 @@ import type { Cluster, ResourceBinding } from '../../core/propagation/karmada-ty
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { startInformer, type Informer } from '../../kube/informer.ts';
-import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { buildConsoleState } from '../view/console-state.ts';
 import type { ConsoleState } from '../view/console-types.ts';
 import { slimBinding, slimObject } from './slim-objects.ts';

@@ -4,7 +4,7 @@
 // one write to the Tenant object; the onboarding controller does the rest.
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { TENANTS_PATH, type Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { readAdminKubeconfig } from '../../up/wait-for-tenants.ts';
 
 const TENANTS = { group: 'tenancy.warren.dev', resource: 'tenants' };

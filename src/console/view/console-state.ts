@@ -1,7 +1,7 @@
 // The whole console state from the informers' stores (pure): what one live
 // update carries. Built from what the watches hold, never from a fresh LIST.
 import type { Cluster, ResourceBinding } from '../../core/propagation/karmada-types.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import type { ConsoleState } from './console-types.ts';
 import { memberRow } from './member-rows.ts';
 import { placementMap, replicasByTenant } from './placement-map.ts';

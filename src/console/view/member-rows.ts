@@ -3,7 +3,7 @@
 // how full, and which tenants may use each (from the Tenants' resolved
 // status.clusters, the same list the engine schedules by).
 import type { Cluster } from '../../core/propagation/karmada-types.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { parseQuantity } from '../../controllers/clusters/quantity.ts';
 import type { MemberHealth, MemberRow, ResourceLine } from './console-types.ts';
 

@@ -4,7 +4,7 @@
 // scoped, its name) carries; one that maps to no known tenant is left out,
 // never guessed. Names are shown in the tenant's own terms.
 import type { ResourceBinding } from '../../core/propagation/karmada-types.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import type { Cluster } from '../../core/propagation/karmada-types.ts';
 import { toTenantClusterName, toTenantNamespace } from '../../core/tenancy/names.ts';
 import type { BindingRow, MemberHealth, PlacedWorkload, PlacementCell, PlacementMap } from './console-types.ts';

@@ -3,7 +3,7 @@
 // bindings. The inputs come from the console's informers plus one events read.
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceBinding } from '../../core/propagation/karmada-types.ts';
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { toTenantNamespace } from '../../core/tenancy/names.ts';
 import { EXECUTION_SPACE_LABEL } from '../../core/propagation/execution-space.ts';
 import type { EventRow, TenantDetail } from './console-types.ts';

@@ -1,7 +1,7 @@
 // Tenants as the console lists them (pure): phase, users, usage against quota
 // as bars, the members each may use. Read from the Tenant objects alone; the
 // replica count comes from the placement map, computed beside it.
-import type { Tenant } from '../../gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { parseQuantity } from '../../controllers/clusters/quantity.ts';
 import type { TenantRow, UsageBar } from './console-types.ts';
 

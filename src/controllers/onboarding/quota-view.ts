@@ -14,8 +14,8 @@ import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 import {
   mergeUsed, NAMESPACES_KEY, QUOTA_VIEW_PREFIX, quotaViewObject, requestKeys, sameFigures, TENANT_QUOTA_NAME, viewHard, type TenantQuotaLimits,
 } from '../../core/tenancy/quota/quota-view.ts';
-import type { TenantStatus } from '../../gateway/tenants/tenant-crd.ts';
-import type { ObjectClient } from './object-client.ts';
+import type { TenantStatus } from '../../tenants/tenant-crd.ts';
+import type { ObjectClient } from '../../kube/object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 
 export { QUOTA_VIEW_PREFIX };

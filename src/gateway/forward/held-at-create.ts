@@ -18,7 +18,7 @@ import { toTenantObject } from '../../core/tenancy/object-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { PreparedRequest } from './prepared-request.ts';
 
 /** Would the engine claim this object (tenant terms, as created) right now? */

@@ -17,7 +17,7 @@ import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 import {
   liveKeys, mergeUsed, quotaViewObject, sameFigures, TENANT_QUOTA_NAME, viewHard, VIEW_COUNTS,
 } from '../../core/tenancy/quota/quota-view.ts';
-import type { TenantDirectory } from '../tenant-directory.ts';
+import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { CountListener } from '../admission/object-counts.ts';
 import { countTenantObjects, type CountTarget } from '../admission/quota.ts';
 

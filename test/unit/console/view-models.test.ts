@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Tenant } from '../../../src/gateway/tenants/tenant-crd.ts';
+import type { Tenant } from '../../../src/tenants/tenant-crd.ts';
 import type { Cluster, ResourceBinding } from '../../../src/core/propagation/karmada-types.ts';
 import { tenantRow, usageBar } from '../../../src/console/view/tenant-rows.ts';
 import { memberRow } from '../../../src/console/view/member-rows.ts';

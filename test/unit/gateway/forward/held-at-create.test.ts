@@ -12,7 +12,7 @@ import { TENANT_LABEL } from '../../../../src/core/tenancy/tenant-id.ts';
 import { fullyHeld } from '../../../../src/core/propagation/host-hold.ts';
 import { applyCreateHold, createClaimLookup, holdCreateIfClaimed } from '../../../../src/gateway/forward/held-at-create.ts';
 import type { PreparedRequest } from '../../../../src/gateway/forward/prepared-request.ts';
-import type { TenantInfo } from '../../../../src/gateway/tenant-directory.ts';
+import type { TenantInfo } from '../../../../src/tenants/tenant-directory.ts';
 
 const ID = 'abcdef';
 const OTHER = 'zyxwvu';
