@@ -4,7 +4,7 @@
 // status.clusters, the same list the engine schedules by).
 import type { Cluster } from '../../core/propagation/karmada-types.ts';
 import type { Tenant } from '../../tenants/tenant-crd.ts';
-import { parseQuantity } from '../../controllers/clusters/quantity.ts';
+import { quantityNumber as parseQuantity } from '../../core/quantity.ts';
 import type { MemberHealth, MemberRow, ResourceLine } from './console-types.ts';
 
 const SHOWN_RESOURCES = ['cpu', 'memory', 'pods'];

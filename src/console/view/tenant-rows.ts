@@ -2,7 +2,7 @@
 // as bars, the members each may use. Read from the Tenant objects alone; the
 // replica count comes from the placement map, computed beside it.
 import type { Tenant } from '../../tenants/tenant-crd.ts';
-import { parseQuantity } from '../../controllers/clusters/quantity.ts';
+import { quantityNumber as parseQuantity } from '../../core/quantity.ts';
 import type { TenantRow, UsageBar } from './console-types.ts';
 
 const BARS = ['namespaces', 'cpu', 'memory', 'storage'] as const;
