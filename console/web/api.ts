@@ -23,6 +23,8 @@ export function whenUnauthorized(handler: () => void): void {
 export async function call(path: string, init: RequestInit = {}, bearer = token.get()): Promise<Response> {
   const headers = new Headers(init.headers);
   if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
+  // The server refuses a change without it (src/console/server/console-routes.ts: cross-site requests).
+  headers.set('X-Warren-Console', '1');
   headers.set('Accept', headers.get('Accept') ?? 'application/json');
   const res = await fetch(path, { ...init, headers, cache: 'no-store', credentials: 'omit' });
   if (res.ok) return res;

@@ -69,17 +69,28 @@ describe('console access: platform admins only', { timeout: 90_000 }, () => {
     assert.equal(state.status, 200, state.text);
     assert.deepEqual(state.body.tenants.map((t: { name: string }) => t.name), ['acme', 'globex']);
     assert.doesNotMatch(state.text, /BEGIN|client-key-data|kubeconfigSecretRef|token/i);
-    const suspended = await h.anonymous().request('POST', '/console/api/tenants/globex/suspend', { headers: admin });
+    // A change without the console's header (what a cross-site form carrying an admin's client certificate
+    // would send) is refused before anything is written.
+    const crossSite = await h.anonymous().request('POST', '/console/api/tenants/globex/suspend', { headers: admin });
+    assert.equal(crossSite.status, 403, crossSite.text);
+    assert.notEqual((await h.upstream.request<{ spec: { suspended?: boolean } }>('GET', `${TENANTS_PATH}/globex`)).body.spec.suspended, true);
+    const change = { ...admin, 'x-warren-console': '1' };
+    const suspended = await h.anonymous().request('POST', '/console/api/tenants/globex/suspend', { headers: change });
     assert.equal(suspended.status, 200, suspended.text);
     const stored = await h.upstream.request<{ spec: { suspended?: boolean } }>('GET', `${TENANTS_PATH}/globex`);
     assert.equal(stored.body.spec.suspended, true);
-    const resumed = await h.anonymous().request('POST', '/console/api/tenants/globex/resume', { headers: admin });
+    const resumed = await h.anonymous().request('POST', '/console/api/tenants/globex/resume', { headers: change });
     assert.equal(resumed.status, 200);
-    const bad = await h.anonymous().request('POST', '/console/api/tenants/No_Such/suspend', { headers: admin });
+    const bad = await h.anonymous().request('POST', '/console/api/tenants/No_Such/suspend', { headers: change });
     assert.equal(bad.status, 422, 'a tenant name is a DNS label');
-    const missing = await h.anonymous().request('POST', '/console/api/tenants/nosuch/suspend', { headers: admin });
+    const missing = await h.anonymous().request('POST', '/console/api/tenants/nosuch/suspend', { headers: change });
     assert.equal(missing.status, 404);
     const wrongVerb = await h.anonymous().request('GET', '/console/api/tenants/globex/kubeconfig', { headers: admin });
     assert.equal(wrongVerb.status, 405, 'a download is a POST: never a link, never prefetched');
+    const badEscape = await h.anonymous().request('POST', '/console/api/tenants/%E0%A4%A/suspend', { headers: change });
+    assert.equal(badEscape.status, 422, badEscape.text);
+    const inherited = await h.anonymous().request('GET', '/console/constructor', { headers: admin });
+    assert.equal(inherited.status, 404, 'an inherited property is not a console file');
+    assert.doesNotMatch(inherited.text, /ENOENT|\/console\/web/);
   });
 });

@@ -238,7 +238,7 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
       const auth = { Authorization: `Bearer ${sessionStorage.getItem('warren.console.token') ?? ''}` };
       const state = await (await fetch('/console/api/state', { headers: auth })).text();
       const get = await fetch('/console/api/tenants/acme/kubeconfig', { headers: auth });
-      const post = await fetch('/console/api/tenants/acme/kubeconfig', { method: 'POST', headers: auth });
+      const post = await fetch('/console/api/tenants/acme/kubeconfig', { method: 'POST', headers: { ...auth, 'X-Warren-Console': '1' } });
       return { state, get: get.status, status: post.status, type: post.headers.get('content-type'), disposition: post.headers.get('content-disposition'), cache: post.headers.get('cache-control'), body: await post.text() };
     });
     assert.doesNotMatch(result.state, /client-key-data|certificate-authority-data|BEGIN|kubeconfigSecretRef/);

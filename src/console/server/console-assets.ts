@@ -40,10 +40,10 @@ export async function bundleConsoleScript(): Promise<Buffer> {
 export function createAssetCache(): (name: string) => Promise<Asset | undefined> {
   const cache = new Map<string, Promise<Asset>>();
   return (name) => {
-    if (name !== 'app.js' && !(name in FILES)) return Promise.resolve(undefined);
+    if (name !== 'app.js' && !Object.hasOwn(FILES, name)) return Promise.resolve(undefined);
     let asset = cache.get(name);
     if (!asset) {
-      const file = FILES[name];
+      const file = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
       asset = file
         ? readFile(`${WEB_DIR}${file.file}`).then((body) => ({ contentType: file.contentType, body }))
         : bundleConsoleScript().then((body) => ({ contentType: 'text/javascript; charset=utf-8', body }));

@@ -14,6 +14,8 @@ const HEARTBEAT_MS = 15_000;
 
 export async function serveLive(res: ServerResponse, source: ConsoleSource, open: Set<ServerResponse>): Promise<void> {
   const first = await source.state();
+  // The client may have gone while the first state was read: nothing to start for it.
+  if (res.destroyed || res.socket?.destroyed) return;
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-store',
@@ -21,19 +23,27 @@ export async function serveLive(res: ServerResponse, source: ConsoleSource, open
     'X-Accel-Buffering': 'no',
   });
   open.add(res);
-  const send = (state: ConsoleState): void => {
-    if (res.writableLength > MAX_BUFFERED) {
-      res.end();
-      return;
-    }
-    res.write(formatEvent('state', state));
-  };
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const unsubscribe = source.subscribe(send);
-  res.once('close', () => {
+  let unsubscribe = (): void => undefined;
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const cleanup = (): void => {
     clearInterval(heartbeat);
     unsubscribe();
     open.delete(res);
-  });
-  send(first);
+  };
+  // A stalled reader's socket never flushes, so 'close' may never come: destroy (not end) the
+  // response, and never write after that; a write after end would be an unhandled 'error' that
+  // ends the whole gateway.
+  function write(text: string): void {
+    if (res.writableEnded || res.destroyed) return;
+    if (res.writableLength > MAX_BUFFERED) {
+      cleanup();
+      res.destroy();
+      return;
+    }
+    res.write(text);
+  }
+  res.once('close', cleanup);
+  res.on('error', cleanup);
+  unsubscribe = source.subscribe((state: ConsoleState) => write(formatEvent('state', state)));
+  write(formatEvent('state', first));
 }

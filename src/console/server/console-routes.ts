@@ -25,6 +25,8 @@ import { applyTenantAction, TENANT_ACTIONS, tenantKubeconfig, type TenantAction 
 
 export const CONSOLE_PREFIX = '/console';
 const API = `${CONSOLE_PREFIX}/api/`;
+/** The header every console change carries (console/web/api.ts sends it on every call). */
+export const CONSOLE_HEADER = 'x-warren-console';
 
 export function isConsolePath(path: string): boolean {
   return path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
@@ -74,9 +76,24 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     res.end(method === 'HEAD' ? undefined : asset.body);
   }
 
+  /** A tenant name from the path; a malformed escape is the caller's 422, not a 500. */
+  function decodeName(segment: string): string {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw new ApiError('Invalid', `invalid tenant name "${segment}": a malformed %-escape`);
+    }
+  }
+
   async function serveApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const admin = await requireConsoleAdmin(req, deps, path);
     const method = (req.method ?? 'GET').toUpperCase();
+    // A platform-admin client certificate travels with every request a browser makes, cross-site ones
+    // too (like a cookie): a change needs the console's own header, which a cross-site form cannot send
+    // and a cross-site fetch cannot send without a CORS preflight that the gateway never allows.
+    if (method !== 'GET' && method !== 'HEAD' && req.headers[CONSOLE_HEADER] !== '1') {
+      throw new ApiError('Forbidden', `forbidden: a console change needs the ${CONSOLE_HEADER} header (cross-site requests are refused)`);
+    }
     const rest = path.slice(API.length).split('/');
     if (rest[0] === 'state' && rest.length === 1) {
       if (method !== 'GET') throw methodNotAllowed();
@@ -89,7 +106,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
       return;
     }
     if (rest[0] !== 'tenants' || rest.length < 2 || rest.length > 3) throw new ApiError('NotFound', 'the server could not find the requested resource');
-    const name = decodeURIComponent(rest[1] ?? '');
+    const name = decodeName(rest[1] ?? '');
     checkTenantName(name);
     const action = rest[2];
     if (action === undefined) {
