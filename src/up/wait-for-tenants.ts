@@ -4,6 +4,7 @@ import { ApiError } from '../core/api-error.ts';
 import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, type Tenant } from '../tenants/tenant-crd.ts';
+import { kubeconfigKey, kubeconfigSecretName, SECRETS_PATH } from '../tenants/kubeconfig-secret.ts';
 
 export interface ReadyTenant {
   name: string;
@@ -20,10 +21,13 @@ function conditionMessage(tenant: Tenant): string {
 export async function readAdminKubeconfig(upstream: Upstream, tenant: Tenant): Promise<{ user: string; kubeconfig: string } | undefined> {
   const ref = tenant.status?.kubeconfigSecretRef;
   const admin = (tenant.spec?.users ?? []).find((u) => u.admin);
-  if (!ref?.name || !admin) return undefined;
-  const secret = await upstream.request<KubeObject>('GET', `/api/v1/namespaces/${ref.namespace ?? 'warren-system'}/secrets/${ref.name}`);
+  const name = tenant.metadata?.name;
+  if (!ref?.name || !admin || !name) return undefined;
+  // The Secret is read where the Tenant API puts it, not where a status says: whoever can write a Tenant's
+  // status must not be able to point a kubeconfig download at another Secret.
+  const secret = await upstream.request<KubeObject>('GET', `${SECRETS_PATH}/${encodeURIComponent(kubeconfigSecretName(name))}`);
   if (secret.status !== 200) return undefined;
-  const value = ((secret.body.data ?? {}) as Record<string, string>)[`${admin.name}.kubeconfig`];
+  const value = ((secret.body.data ?? {}) as Record<string, string>)[kubeconfigKey(admin.name)];
   return value ? { user: admin.name, kubeconfig: Buffer.from(value, 'base64').toString('utf8') } : undefined;
 }
 

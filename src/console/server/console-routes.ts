@@ -14,6 +14,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import { sendJson } from '../../http/json-response.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
+import { kubeconfigKey } from '../../tenants/kubeconfig-secret.ts';
 import { checkTenantName } from '../../gateway/portal/portal-request.ts';
 import { tenantDetail } from '../view/tenant-detail.ts';
 import { tenantIdOf } from '../view/tenant-rows.ts';
@@ -121,7 +122,8 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
       deps.log(JSON.stringify({ event: 'console-kubeconfig', admin, tenant: name, user: found.user }));
       res.writeHead(200, {
         'Content-Type': 'application/yaml; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${name}-${found.user}.kubeconfig"`,
+        // The user name is the admin's free text: only [-._a-zA-Z0-9] reaches the header (as in the Secret's key).
+        'Content-Disposition': `attachment; filename="${name}-${kubeconfigKey(found.user)}"`,
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
       });
