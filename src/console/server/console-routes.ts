@@ -28,6 +28,8 @@ export const CONSOLE_PREFIX = '/console';
 const API = `${CONSOLE_PREFIX}/api/`;
 /** The header every console change carries (console/web/api.ts sends it on every call). */
 export const CONSOLE_HEADER = 'x-warren-console';
+/** Open live streams the gateway keeps at once (admins' tabs). */
+const MAX_LIVE_STREAMS = 32;
 
 export function isConsolePath(path: string): boolean {
   return path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
@@ -103,6 +105,8 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     }
     if (rest[0] === 'live' && rest.length === 1) {
       if (method !== 'GET') throw methodNotAllowed();
+      // Each stream holds a socket and up to 4 MiB: a bound, so a leaked token cannot hold the gateway's memory.
+      if (streams.size >= MAX_LIVE_STREAMS) throw new ApiError('TooManyRequests', `too many open console streams (${MAX_LIVE_STREAMS}): close a console tab and retry`);
       await serveLive(res, sourceNow(), streams);
       return;
     }
@@ -170,7 +174,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     stop() {
       stopped = true;
       source?.stop();
-      for (const res of streams) res.end();
+      for (const res of streams) res.destroy();
       streams.clear();
     },
   };
