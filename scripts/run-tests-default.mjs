@@ -138,6 +138,10 @@ function printTables(results, wallSeconds) {
   console.log(`\n${COUNTS.map((key) => `${key} ${totals[key]}`).join(', ')}; ${results.length} files, wall ${wallSeconds.toFixed(0)} s, cpu ${cpu.toFixed(0)} s`);
   const failed = results.filter((r) => r.status !== 0);
   if (failed.length > 0) console.log(`failed files:\n${failed.map((r) => `  ${r.file} (${r.status})`).join('\n')}`);
+  // The plain closing line CI reads: a file that failed without a failed test (killed at its cap, a crash
+  // before its tests) counts as one failure.
+  const uncounted = failed.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
+  console.log(`tests: ${totals.pass} passed, ${totals.fail + totals.cancelled + uncounted} failed`);
 }
 
 export async function runDefaultTiers(files) {
