@@ -17,31 +17,23 @@ const CLUSTER_BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/clusterresourcebin
 /**
  * The items of a cluster-wide LIST. A 404 means the kind is not installed on
  * this host (no Karmada CRDs yet, or no member registered): an empty section,
- * not a failure, so status still shows the tenants.
+ * not a failure, so status still shows the tenants; unless `missing` says the
+ * 404 is a mistake of its own.
  */
-async function listAll<T>(upstream: Upstream, path: string): Promise<T[]> {
+async function listAll<T>(upstream: Upstream, path: string, missing?: string): Promise<T[]> {
   const answer = await upstream.request<{ items?: T[]; message?: string }>('GET', path);
+  if (answer.status === 404 && missing !== undefined) throw new Error(missing);
   if (answer.status === 404) return [];
   if (answer.status !== 200) throw new Error(`cannot list ${path}: ${answer.body.message ?? `HTTP ${answer.status}`}`);
   return answer.body.items ?? [];
 }
 
-/**
- * The Tenants. Unlike the other kinds, a 404 here is the admin's mistake, not an empty section: a tenant's
- * kubeconfig (the gateway serves tenants no Tenant API) or a host Warren has never run on.
- */
-async function listTenants(upstream: Upstream): Promise<Tenant[]> {
-  const answer = await upstream.request<{ items?: Tenant[]; message?: string }>('GET', TENANTS_PATH);
-  if (answer.status === 404) {
-    throw new Error('this cluster serves no Tenant API (tenancy.warren.dev): warren status needs the host cluster\'s admin kubeconfig (--kubeconfig), not a tenant\'s, on a host where `warren serve` or `warren up` has run');
-  }
-  if (answer.status !== 200) throw new Error(`cannot list ${TENANTS_PATH}: ${answer.body.message ?? `HTTP ${answer.status}`}`);
-  return answer.body.items ?? [];
-}
+/** No Tenant API is the admin's mistake: a tenant's kubeconfig (the gateway serves tenants none) or a host Warren never ran on. */
+const NO_TENANT_API = 'this cluster serves no Tenant API (tenancy.warren.dev): warren status needs the host cluster\'s admin kubeconfig (--kubeconfig), not a tenant\'s, on a host where `warren serve` or `warren up` has run';
 
 export async function fetchStatus(upstream: Upstream): Promise<StatusReport> {
   const [tenants, clusters, bindings, clusterBindings] = await Promise.all([
-    listTenants(upstream),
+    listAll<Tenant>(upstream, TENANTS_PATH, NO_TENANT_API),
     listAll<Cluster>(upstream, CLUSTERS_PATH),
     listAll<ResourceBinding>(upstream, BINDINGS_PATH),
     listAll<ResourceBinding>(upstream, CLUSTER_BINDINGS_PATH),
