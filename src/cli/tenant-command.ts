@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../tenants/tenant-crd.ts';
 import { readAdminKubeconfig, waitForTenant } from '../up/wait-for-tenants.ts';
+import { revokeInstant } from '../tenants/revoke-instant.ts';
 import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
 import { createProgress, describeTenant } from './progress.ts';
@@ -112,8 +113,7 @@ async function kubeconfig(upstream: Upstream, io: CliIo, name: string, wanted: s
 }
 
 async function revoke(upstream: Upstream, io: CliIo, name: string): Promise<number> {
-  // Credentials carry whole seconds: revoke up to the next second, so nothing issued before now survives.
-  const at = new Date(Math.ceil((Date.now() + 1) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = revokeInstant(Date.now());
   const answer = await upstream.request('PATCH', `${TENANTS_PATH}/${encodeURIComponent(name)}`, { spec: { credentials: { revokeBefore: at } } }, { 'Content-Type': 'application/merge-patch+json' });
   if (answer.status === 404) fail(`tenant "${name}" not found`);
   if (answer.status !== 200) fail(`cannot revoke tenant "${name}": ${messageOf(answer.body, answer.status)}`);

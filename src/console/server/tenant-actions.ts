@@ -6,15 +6,11 @@ import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { readAdminKubeconfig } from '../../up/wait-for-tenants.ts';
+import { revokeInstant } from '../../tenants/revoke-instant.ts';
 
 const TENANTS = { group: 'tenancy.warren.dev', resource: 'tenants' };
 export type TenantAction = 'suspend' | 'resume' | 'revoke';
 export const TENANT_ACTIONS: readonly TenantAction[] = ['suspend', 'resume', 'revoke'];
-
-/** Credentials carry whole seconds: revoking up to the next second leaves nothing issued before now. */
-export function revokeInstant(now: number): string {
-  return new Date(Math.ceil((now + 1) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export function actionPatch(action: TenantAction, now: number): Record<string, unknown> {
   if (action === 'revoke') return { spec: { credentials: { revokeBefore: revokeInstant(now) } } };

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceBinding } from '../../../src/core/propagation/karmada-types.ts';
 import { slimBinding, slimObject } from '../../../src/console/server/slim-objects.ts';
-import { actionPatch, revokeInstant } from '../../../src/console/server/tenant-actions.ts';
+import { actionPatch } from '../../../src/console/server/tenant-actions.ts';
+import { revokeInstant } from '../../../src/tenants/revoke-instant.ts';
 
 describe('console server parts', () => {
   it('a slim binding keeps reference, placement, conditions and ready counts, nothing else', () => {
