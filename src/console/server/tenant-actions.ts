@@ -4,6 +4,7 @@
 // one write to the Tenant object; the onboarding controller does the rest.
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
+import { statusError } from '../../kube/status-error.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { readAdminKubeconfig } from '../../up/wait-for-tenants.ts';
 import { revokeInstant } from '../../tenants/revoke-instant.ts';
@@ -17,10 +18,9 @@ export function actionPatch(action: TenantAction, now: number): Record<string, u
   return { spec: { suspended: action === 'suspend' } };
 }
 
+/** The upstream's refusal as kube's Status (kube/status-error.ts); a missing Tenant in the console's words. */
 function failure(status: number, body: unknown, name: string): ApiError {
-  if (status === 404) return notFound({ ...TENANTS, name });
-  const message = (body as { message?: unknown } | undefined)?.message;
-  return new ApiError(status === 409 ? 'Conflict' : status === 422 ? 'Invalid' : 'InternalError', typeof message === 'string' ? message : `HTTP ${status}`);
+  return status === 404 ? notFound({ ...TENANTS, name }) : statusError(status, body);
 }
 
 export async function applyTenantAction(upstream: Upstream, name: string, action: TenantAction): Promise<Tenant> {
