@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const BELOW_TENANTS = ['core', 'observability', 'http', 'pki', 'kube'];
+const BELOW_TENANTS = ['core', 'observability', 'http', 'pki', 'kube', 'workqueue'];
 
 /** Layer → the layers it may import (besides itself). `controllers/*` is every controller folder but runtime. */
 export const ALLOWED = {
@@ -18,9 +18,11 @@ export const ALLOWED = {
   pki: ['core'],
   config: ['core', 'observability'],
   kube: ['core', 'observability', 'http', 'pki'],
+  // The per-key work queue (client-go's workqueue): the controllers' and the embedded apiserver's simulator's.
+  workqueue: ['core'],
   // The embedded apiserver stands in for a real kube-apiserver: it knows nothing of Warren's tenants,
   // gateway or controllers.
-  apiserver: ['core', 'observability', 'http', 'pki'],
+  apiserver: ['core', 'observability', 'http', 'pki', 'workqueue'],
   // The Tenant API (CRD, directory, credentials, platform secrets, provisioning): below both users.
   tenants: BELOW_TENANTS,
   gateway: [...BELOW_TENANTS, 'tenants'],

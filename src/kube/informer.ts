@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeList, KubeObject, Status, WatchEventType } from '../core/types.ts';
 import type { Upstream } from './upstream.ts';
-import { Backoff, type BackoffOptions } from './backoff.ts';
+import { Backoff, type BackoffOptions } from '../core/backoff.ts';
 import { IndexedStore, type IndexFunc } from './indexed-store.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { statusError } from './status-error.ts';

@@ -6,7 +6,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { ObjectCache } from './object-cache.ts';
 import type { CachedWriter } from './cached-writer.ts';
-import type { WorkQueue } from './work-queue.ts';
+import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import type { PodClock } from './pod-clock.ts';
 
 export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'ReplicationController' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'Pod';

@@ -4,9 +4,10 @@
 // realistic Ready workloads without running a container.
 //
 // Shape: one informer cache per resource → event handlers enqueue keys (the
-// object, and its controller owner) → a coalescing queue → one small reconciler
-// per kind. Handlers never write; only reconcilers do, off the event loop tick
-// that delivered the event.
+// object, and its controller owner) → the shared work queue (src/workqueue; a
+// key waits once) → one worker (sim-worker.ts) → one small reconciler per kind.
+// Handlers never write; only reconcilers do, after the write that delivered the
+// event has returned.
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceApi } from '../registry/resource-api.ts';
 import { CachedWriter } from './cached-writer.ts';
@@ -21,7 +22,8 @@ import { reconcileReplicaSet, reconcileReplicationController } from './reconcile
 import { reconcileStatefulSet } from './reconcile-statefulset.ts';
 import { DEFS, parseQueueKey, queueKey, type SimCaches, type SimContext, type SimulatorSettings, type WorkloadKind } from './sim-context.ts';
 import { canonicalJson } from './kube-hash.ts';
-import { WorkQueue } from './work-queue.ts';
+import { createWorkQueue, type WorkQueue } from '../../workqueue/work-queue.ts';
+import { startSimWorker } from './sim-worker.ts';
 
 /** Reported by fake kubelets unless the server passes its own /version gitVersion. */
 export const DEFAULT_KUBELET_VERSION = 'v1.33.0';
@@ -78,8 +80,8 @@ export function startWorkloadSimulator(api: ResourceApi, options: WorkloadSimula
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 60_000,
     kubeletVersion: options.kubeletVersion ?? DEFAULT_KUBELET_VERSION,
   };
-  const holder: { ctx?: SimContext } = {};
-  const queue = new WorkQueue((key) => { if (holder.ctx) dispatch(holder.ctx, key); }, log);
+  // Failures other than conflicts back off from 100 ms to 5 s per key (sim-worker.ts).
+  const queue = createWorkQueue({ backoff: { initialMs: 100, maxMs: 5_000 } });
   const clock = new PodClock();
   const byOwner = { owner: controllerUid };
 
@@ -104,7 +106,8 @@ export function startWorkloadSimulator(api: ResourceApi, options: WorkloadSimula
   caches.jobs = new ObjectCache(DEFS.jobs, api, {}, enqueueSelfAndOwner(queue, 'Job'), log);
   const all = Object.values(caches);
   const writer = new CachedWriter(api, (def) => all.find((c) => c.def === def));
-  holder.ctx = { caches, writer, queue, clock, settings, log };
+  const ctx: SimContext = { caches, writer, queue, clock, settings, log };
+  const worker = startSimWorker(queue, (key) => dispatch(ctx, key), log);
 
   ensureFakeNodes(api, settings.nodes, settings.kubeletVersion);
   // Nodes first, then pods, then the owners: the first reconciles see a warm cache.
@@ -127,7 +130,7 @@ export function startWorkloadSimulator(api: ResourceApi, options: WorkloadSimula
   return {
     async stop() {
       if (timer) clearInterval(timer);
-      queue.stop();
+      worker.stop();
       for (const cache of all) cache.stop();
     },
   };

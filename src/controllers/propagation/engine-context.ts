@@ -2,7 +2,7 @@
 // write, members to apply to, events to record, and the clock.
 import type { Upstream } from '../../kube/upstream.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';
-import type { WorkQueue } from '../runtime/work-queue.ts';
+import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';

@@ -5,9 +5,9 @@
 // member pool that applies to members and watches what it applied.
 import type { Upstream } from '../../kube/upstream.ts';
 import { createEventRecorder, type EventRecorder } from '../runtime/event-recorder.ts';
-import { createWorkQueue } from '../runtime/work-queue.ts';
+import { createWorkQueue } from '../../workqueue/work-queue.ts';
 import { startWorkers, type ReconcileResult } from '../runtime/workers.ts';
-import type { WorkQueue } from '../runtime/work-queue.ts';
+import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import type { EngineContext, EngineSettings } from './engine-context.ts';
 import { bindingByUid, startEngineInformers } from './engine-informers.ts';
 import { parseKey, tenantOfKey } from './engine-keys.ts';

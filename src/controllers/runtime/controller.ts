@@ -7,8 +7,8 @@
 import type { KubeObject } from '../../core/types.ts';
 import { startInformer, objectKey, type Informer } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import type { BackoffOptions } from '../../kube/backoff.ts';
-import { createWorkQueue, type WorkQueue } from './work-queue.ts';
+import type { BackoffOptions } from '../../core/backoff.ts';
+import { createWorkQueue, type WorkQueue } from '../../workqueue/work-queue.ts';
 import { startWorkers, type ReconcileResult, type Workers } from './workers.ts';
 
 export type { ReconcileResult } from './workers.ts';

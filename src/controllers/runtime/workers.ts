@@ -1,7 +1,7 @@
 // Worker loops over a work queue: each takes one key at a time and calls
 // reconcile; requeueAfterMs schedules the key again, a thrown error retries it
 // after the key's backoff, success forgets that backoff.
-import type { WorkQueue } from './work-queue.ts';
+import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import { levelled } from '../../observability/log-line.ts';
 
 export interface ReconcileResult {

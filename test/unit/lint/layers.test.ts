@@ -25,6 +25,9 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/cli/main.ts', "import { x } from '../gateway/server.ts';"),
     at('src/warren.ts', "import { x } from './controllers/onboarding/start-onboarding-controller.ts';"),
     at('src/core/types.ts', "import { x } from 'yaml';"),
+    at('src/apiserver/simulator/x.ts', "import { x } from '../../workqueue/work-queue.ts';"),
+    at('src/controllers/runtime/x.ts', "import { x } from '../../workqueue/work-queue.ts';"),
+    at('src/workqueue/work-queue.ts', "import { x } from '../core/backoff.ts';"),
   ],
   invalid: [
     at('src/gateway/portal/portal-routes.ts', "import { x } from '../../controllers/onboarding/provision.ts';"),
@@ -37,5 +40,8 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/apiserver/x.ts', "const m = import('../gateway/server.ts');"),
     at('src/apiserver/x.ts', "export * from '../tenants/tenant-crd.ts';"),
     at('src/kube/x.ts', "import { x } from '../warren.ts';"),
+    at('src/apiserver/simulator/x.ts', "import { x } from '../../controllers/runtime/workers.ts';"),
+    at('src/workqueue/x.ts', "import { x } from '../kube/informer.ts';"),
+    at('src/core/x.ts', "import { x } from '../workqueue/work-queue.ts';"),
   ].map((c) => ({ ...c, errors: [{ messageId: 'outward' as const }] })),
 });

@@ -4,7 +4,7 @@
 // back after a per-key exponential backoff that success forgets. With
 // `shardOf`, waiting keys are served round-robin by shard (tenant), so one
 // tenant's burst does not delay another's key (sharded-fifo.ts).
-import { Backoff, type BackoffOptions } from '../../kube/backoff.ts';
+import { Backoff, type BackoffOptions } from '../core/backoff.ts';
 import { ShardedFifo } from './sharded-fifo.ts';
 
 export interface WorkQueue {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWorkQueue } from '../../../../src/controllers/runtime/work-queue.ts';
+import { createWorkQueue } from '../../../src/workqueue/work-queue.ts';
 
 describe('work queue', () => {
   it('holds a key once however often it is added', async () => {

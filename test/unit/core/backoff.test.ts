@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Backoff } from '../../../src/kube/backoff.ts';
+import { Backoff } from '../../../src/core/backoff.ts';
 
 describe('Backoff', () => {
   const cases = [

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ShardedFifo } from '../../../../src/controllers/runtime/sharded-fifo.ts';
-import { createWorkQueue } from '../../../../src/controllers/runtime/work-queue.ts';
+import { ShardedFifo } from '../../../src/workqueue/sharded-fifo.ts';
+import { createWorkQueue } from '../../../src/workqueue/work-queue.ts';
 
 const tenantOf = (key: string): string => key.split('/')[0] ?? '';
 
