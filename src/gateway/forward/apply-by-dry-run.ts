@@ -8,7 +8,7 @@
 // merged object, which the isolation guard and admission judge (as for any
 // other write), and the real apply is then sent pinned to the resourceVersion
 // the dry run merged over, so a concurrent writer cannot slip something in
-// between (a conflict re-reads, as patch-by-update.ts does).
+// between (a conflict re-reads: retry-stale-write.ts).
 //
 // An apply that creates its object is pinned too, to "absent": it carries
 // resourceVersion "1", which kube ignores when the object does not exist (the
@@ -23,8 +23,8 @@ import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import { type PreparedRequest, withQuery } from './prepared-request.ts';
 import type { WriteTarget } from './write-object.ts';
+import { retryStaleWrite } from './retry-stale-write.ts';
 
-const MAX_ATTEMPTS = 5;
 /** A resourceVersion no object created after the store's first write has: "only if still absent". */
 const ABSENT = '1';
 const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
@@ -40,32 +40,27 @@ export interface ApplyInput {
   rewrite?: (applied: KubeObject, live: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 }
 
-/** A resourceVersion precondition failed (not an SSA field conflict, which is the caller's to see). */
-function isStale(res: UpstreamResponse): boolean {
-  const body = res.body as { reason?: string; message?: string } | undefined;
-  return res.status === 409 && body?.reason === 'Conflict' && (body.message ?? '').includes('the object has been modified');
-}
-
 export async function applyByDryRun(input: ApplyInput): Promise<UpstreamResponse> {
   const { upstream, target, prepared, applied } = input;
   const { ctx, info } = target;
   const pinnedByCaller = Boolean(applied.upstream.metadata?.resourceVersion);
   const dryQuery = new URLSearchParams(prepared.query);
   dryQuery.set('dryRun', 'All');
-  for (let attempt = 1; ; attempt++) {
+  return retryStaleWrite<UpstreamResponse>(async () => {
     const current = await upstream.request<KubeObject>('GET', prepared.path);
-    if (current.status !== 200 && current.status !== 404) return current;
+    if (current.status !== 200 && current.status !== 404) return { result: current, pinnedHere: false };
     const live = current.status === 200 ? current.body : undefined;
     const body = structuredClone(input.rewrite ? await input.rewrite(applied.upstream, live) : applied.upstream);
     if (!pinnedByCaller) body.metadata.resourceVersion = live ? live.metadata.resourceVersion : ABSENT;
     const dry = await upstream.request<KubeObject>('PATCH', withQuery(prepared.path, dryQuery), body, APPLY);
-    if (dry.status < 200 || dry.status >= 300) return dry; // the upstream's own refusal (field conflicts, validation)
+    // The upstream's own refusal (field conflicts, validation) is the answer.
+    if (dry.status < 200 || dry.status >= 300) return { result: dry, pinnedHere: false };
     const merged = dry.body;
     const view = toTenantObject(ctx, structuredClone(merged));
     if (!view) throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, name: info.name }, 'the applied object would refer to something outside the tenant');
     const stored = live ? toTenantObject(ctx, structuredClone(live)) : undefined;
     await input.vet({ tenant: view, upstream: merged, applied: applied.tenant, ...(stored ? { stored } : {}), apply: false });
     const written = await upstream.request('PATCH', withQuery(prepared.path, prepared.query), body, APPLY);
-    if (!isStale(written) || pinnedByCaller || attempt >= MAX_ATTEMPTS) return written;
-  }
+    return { result: written, written, pinnedHere: !pinnedByCaller };
+  });
 }

@@ -19,8 +19,7 @@ import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import { applyPatch } from './patch-by-update.ts';
 import { type PreparedRequest, withQuery } from './prepared-request.ts';
-
-const MAX_ATTEMPTS = 5;
+import { retryStaleWrite } from './retry-stale-write.ts';
 
 export function isHeldKindScale(info: RequestInfo): boolean {
   return info.subresource === 'scale' && info.name !== '' && heldKindOfResource(info.apiGroup, info.resource)?.scale === true;
@@ -100,9 +99,9 @@ export type HeldScaleAnswer = { scale: KubeObject } | { refused: UpstreamRespons
 /** PUT or PATCH of a held object's scale; undefined when it is not held. */
 export async function writeHeldScale(input: HeldScaleWrite): Promise<HeldScaleAnswer | undefined> {
   const { ctx, info, prepared, upstream } = input;
-  for (let attempt = 1; ; attempt++) {
+  return retryStaleWrite<HeldScaleAnswer | undefined>(async () => {
     const live = await heldParent(input);
-    if (!live) return undefined;
+    if (!live) return { result: undefined, pinnedHere: false };
     const current = scaleOf(view(ctx, live, info));
     const wanted = prepared.mode === 'patch'
       ? applyPatch(prepared.patchType ?? 'merge', structuredClone(current), prepared.body, 'io.k8s.api.autoscaling.v1.Scale')
@@ -118,9 +117,7 @@ export async function writeHeldScale(input: HeldScaleWrite): Promise<HeldScaleAn
     input.guard(next, parentPath(prepared));
     await input.admit({ tenant: wanted, upstream: { ...wanted, metadata: { ...wanted.metadata, namespace: live.metadata.namespace ?? '' }, spec: { replicas } }, apply: false });
     const written = await upstream.request<KubeObject>('PUT', withQuery(parentPath(prepared), prepared.query), next);
-    if (written.status === 200) return { scale: scaleOf(view(ctx, written.body, info)) };
-    const isConflict = written.status === 409 && (written.body as { reason?: string } | undefined)?.reason === 'Conflict';
-    if (isConflict && !clientPinned && attempt < MAX_ATTEMPTS) continue;
-    return { refused: written };
-  }
+    if (written.status === 200) return { result: { scale: scaleOf(view(ctx, written.body, info)) }, pinnedHere: false };
+    return { result: { refused: written }, written, pinnedHere: !clientPinned };
+  });
 }

@@ -17,8 +17,7 @@ import { heldFieldsInvalid } from '../../core/propagation/held-input.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
 import { type PreparedRequest, withQuery } from './prepared-request.ts';
-
-const MAX_ATTEMPTS = 5;
+import { retryStaleWrite } from './retry-stale-write.ts';
 
 /** Does this request write an object of a kind with a held form (so the live object must be read first)? */
 export function writesHeldKind(info: RequestInfo): boolean {
@@ -75,7 +74,7 @@ export async function writeHeldKind(input: HeldWriteInput): Promise<UpstreamResp
   const tenantPinned = final.upstream.metadata.resourceVersion !== undefined && final.upstream.metadata.resourceVersion !== '';
   const headers: Record<string, string> = final.apply ? { 'Content-Type': 'application/apply-patch+yaml' } : {};
   const objectPath = info.subresource ? prepared.path.slice(0, -(info.subresource.length + 1)) : prepared.path;
-  for (let attempt = 1; ; attempt++) {
+  return retryStaleWrite<UpstreamResponse>(async () => {
     const current = await upstream.request<KubeObject>('GET', objectPath);
     let body = final.upstream;
     if (current.status === 200) {
@@ -84,12 +83,11 @@ export async function writeHeldKind(input: HeldWriteInput): Promise<UpstreamResp
       body = heldBody(final.upstream, live, final.apply);
       if (!tenantPinned) body = { ...body, metadata: { ...body.metadata, resourceVersion: live.metadata.resourceVersion ?? '' } };
     } else if (current.status !== 404) {
-      return current;
+      return { result: current, pinnedHere: false };
     }
     await input.vet({ ...final, upstream: body });
     const written = await upstream.request(prepared.method, withQuery(prepared.path, prepared.query), body, headers);
-    const isConflict = written.status === 409 && (written.body as { reason?: string } | undefined)?.reason === 'Conflict';
     // Only a conflict with the version this pass pinned is ours to retry; the tenant's own pin is the tenant's answer.
-    if (!isConflict || tenantPinned || current.status !== 200 || attempt >= MAX_ATTEMPTS) return written;
-  }
+    return { result: written, written, pinnedHere: !tenantPinned && current.status === 200 };
+  });
 }

@@ -1,6 +1,7 @@
 // JSON, merge and strategic merge patches, applied by the gateway to the
 // tenant's view of the object and written back with a resourceVersion
-// precondition (retried on conflict, as kube-apiserver's own patch handler does).
+// precondition (retried on conflict by retry-stale-write.ts, as kube-apiserver's
+// own patch handler does).
 // The patched object is a tenant body like any other: the request settles its
 // kind, namespace and name, it is translated with the request's kind, and the
 // final upstream object (not the patch) is what the guard and admission judge.
@@ -18,8 +19,7 @@ import { translateWrite, type WriteTarget } from './write-object.ts';
 import { heldBody, refuseHeldStatusWrite } from './held-writes.ts';
 import { hasHeldResource, isHeld } from '../../core/propagation/host-hold.ts';
 import type { FinalObject } from '../admission/admission-chain.ts';
-
-const MAX_ATTEMPTS = 5;
+import { retryStaleWrite } from './retry-stale-write.ts';
 
 /** Strategic merge follows the request's type, not whatever the patched document claims to be. */
 export function applyPatch(type: string, doc: KubeObject, patch: unknown, typeName: string | undefined): KubeObject {
@@ -41,9 +41,11 @@ export async function patchByReadModifyWrite(input: PatchInput): Promise<Upstrea
   const { upstream, target, prepared } = input;
   const { ctx, info, kind } = target;
   const typeName = definitionNameFor(apiVersionOf(kind.group, kind.version), kind.kind ?? '');
-  for (let attempt = 1; ; attempt++) {
+  // The tenant's view carries the live resourceVersion, so the write is pinned on every pass; a patch that
+  // named another version is refused below. A conflict is a concurrent writer: read again and re-apply.
+  return retryStaleWrite<UpstreamResponse>(async () => {
     const current = await upstream.request<KubeObject>('GET', prepared.path);
-    if (current.status !== 200) return current;
+    if (current.status !== 200) return { result: current, pinnedHere: false };
     const live = current.body;
     const view = toTenantObject(ctx, structuredClone(live));
     if (!view) throw new ApiError('NotFound', `${info.resource} "${info.name}" not found`, { name: info.name, kind: info.resource });
@@ -61,10 +63,6 @@ export async function patchByReadModifyWrite(input: PatchInput): Promise<Upstrea
     final.upstream.metadata.resourceVersion = live.metadata.resourceVersion;
     await input.vet({ ...final, stored, apply: false });
     const written = await upstream.request('PUT', withQuery(prepared.path, prepared.query), final.upstream);
-    const isConflict = written.status === 409 && (written.body as { reason?: string } | undefined)?.reason === 'Conflict';
-    // The tenant's view carries the live resourceVersion, so `pinned` is set on every pass; a patch
-    // that named another version was refused above. A conflict here is a concurrent writer
-    // (a controller updating status): read again and re-apply, as kube-apiserver does.
-    if (!isConflict || attempt >= MAX_ATTEMPTS) return written;
-  }
+    return { result: written, written, pinnedHere: true };
+  });
 }
