@@ -48,6 +48,18 @@ export default tseslint.config(
     rules: { 'warren/layers': 'error' },
   },
   {
+    // A log line with a level or an event is written by levelled() (observability/log-line.ts), so every
+    // line carries a message lineLogger can print.
+    files: ['src/**/*.ts'],
+    ignores: ['src/observability/log-line.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.object.name='JSON'][callee.property.name='stringify'] > ObjectExpression > Property[key.name=/^(level|event)$/]",
+        message: 'Write log lines with levelled() from src/observability/log-line.ts.',
+      }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', 'bin/*'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

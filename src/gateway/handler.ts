@@ -63,6 +63,7 @@ import { isLongRunning } from './fairness/long-running.ts';
 import { tenantViewUri, type RequestObserver } from './observability/request-observer.ts';
 import { noteRequestInfo, noteTranslationError } from './observability/request-record.ts';
 import { METRICS_PATH } from './observability/metrics-endpoint.ts';
+import { levelled } from '../observability/log-line.ts';
 import type { HealthHandler } from './health/health-endpoint.ts';
 import type { ServeNodes } from './nodes/serve-nodes.ts';
 
@@ -139,9 +140,9 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
  * Status hides. Written at close, outside the request's scope: the id is explicit.
  */
 function logServerError(log: (line: string) => void, request: { auditID: string; code: number; method: string | undefined; path: string | undefined }, cause: unknown): void {
-  log(JSON.stringify({
-    level: request.code === 503 ? 'warn' : 'error', event: 'request-failed', ...request,
-    ...(cause === undefined ? {} : { error: cause instanceof Error ? cause.message : String(cause) }),
+  const error = cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause);
+  log(levelled(request.code === 503 ? 'warn' : 'error', `${request.method ?? ''} ${request.path ?? ''}: ${request.code}${error ? `: ${error}` : ''}`, {
+    event: 'request-failed', ...request, ...(error === undefined ? {} : { error }),
   }));
 }
 

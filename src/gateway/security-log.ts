@@ -1,6 +1,8 @@
 // Security events: an isolation-guard refusal means the translator produced a
 // request that would have crossed tenants. It is refused and logged here, with
 // enough to reproduce it and nothing of the request body.
+import { levelled } from '../observability/log-line.ts';
+
 export interface GuardRefusal {
   tenant: string;
   user: string;
@@ -21,7 +23,7 @@ export function createSecurityLog(write: (line: string) => void): SecurityLog {
   return {
     guardRefusal(event) {
       refusals++;
-      write(JSON.stringify({ level: 'error', event: 'isolation-guard-refusal', time: new Date().toISOString(), ...event }));
+      write(levelled('error', 'the isolation guard refused a request', { event: 'isolation-guard-refusal', time: new Date().toISOString(), ...event }));
     },
     count: () => refusals,
   };

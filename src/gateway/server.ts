@@ -47,6 +47,7 @@ import { platformAdminOf } from './portal/platform-admin.ts';
 import { createGatewayHealth } from './health/gateway-health.ts';
 import { namedCheck, type HealthCheck } from './health/health-check.ts';
 import { createConsole, isConsolePath } from '../console/server/console-routes.ts';
+import { levelled } from '../observability/log-line.ts';
 
 export interface GatewayOptions {
   upstream: Upstream;
@@ -199,7 +200,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createGatewayTlsOptions({ servingCert: serving.certPem, servingKey: serving.keyPem, tenantCaPem: secrets.tenantCa.certPem }),
     createGatewayHandler(deps),
   );
-  refuseUnverifiedClientCertificates(server, (refused) => log(JSON.stringify({ level: 'warn', event: 'client-certificate-refused', ...refused })));
+  refuseUnverifiedClientCertificates(server, (refused) => log(levelled('warn', 'a client certificate the platform CA did not sign was refused', { event: 'client-certificate-refused', ...refused })));
   // Before fairness can know a tenant, a burst of new connections' handshakes must not run ahead of open connections' requests.
   gateHandshakes(server, handshakeGateOptions(options.fairness));
   const upgrades = createUpgradeHandler(deps, proxy);
@@ -232,7 +233,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         const deadlineMs = options.shutdownDeadlineMs ?? 10_000;
         const closed = listener.close(deadlineMs);
         const cut = await inFlight.drain(deadlineMs);
-        if (cut > 0) log(JSON.stringify({ level: 'warn', event: 'shutdown-deadline', cut }));
+        if (cut > 0) log(levelled('warn', `shutdown deadline reached: ${cut} requests cut`, { event: 'shutdown-deadline', cut }));
         // Keep-alive connections whose requests just finished hold the listener open otherwise.
         server.closeIdleConnections();
         for (const socket of tunnels) socket.destroy();

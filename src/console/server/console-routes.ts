@@ -23,6 +23,7 @@ import { createAssetCache } from './console-assets.ts';
 import { startConsoleSource, type ConsoleSource } from './console-source.ts';
 import { serveLive } from './console-live.ts';
 import { applyTenantAction, TENANT_ACTIONS, tenantKubeconfig, type TenantAction } from './tenant-actions.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export const CONSOLE_PREFIX = '/console';
 const API = `${CONSOLE_PREFIX}/api/`;
@@ -123,7 +124,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     if (action === 'kubeconfig') {
       const tenant = await freshTenant(name);
       const found = await tenantKubeconfig(deps.upstream, tenant);
-      deps.log(JSON.stringify({ event: 'console-kubeconfig', admin, tenant: name, user: found.user }));
+      deps.log(levelled('info', `console: ${admin} downloaded tenant ${name}'s kubeconfig of ${found.user}`, { event: 'console-kubeconfig', admin, tenant: name, user: found.user }));
       res.writeHead(200, {
         'Content-Type': 'application/yaml; charset=utf-8',
         // The user name is the admin's free text: only [-._a-zA-Z0-9] reaches the header (as in the Secret's key).
@@ -136,7 +137,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     }
     if (!TENANT_ACTIONS.includes(action as TenantAction)) throw new ApiError('NotFound', 'the server could not find the requested resource');
     await applyTenantAction(deps.upstream, name, action as TenantAction);
-    deps.log(JSON.stringify({ event: 'console-action', admin, tenant: name, action }));
+    deps.log(levelled('info', `console: ${admin}: ${action} tenant ${name}`, { event: 'console-action', admin, tenant: name, action }));
     sendJson(res, 200, { name, action });
   }
 

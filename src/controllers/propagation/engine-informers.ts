@@ -26,6 +26,7 @@ import { PERMANENT_ID_LABEL } from './member-labels.ts';
 import { crdKindKey } from '../../core/propagation/detector/custom-kinds.ts';
 import { allNamespacesPath, apiVersionOf, CRD_RESOURCE, otherVersionOf, resourceId, storeKey, TEMPLATE_RESOURCES, type TemplateResource } from './template-resources.ts';
 import { CRD_KIND_INDEX, crdKindIndex, createTemplateRows, slimCrd } from './template-rows.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export type WatchedKind = 'template' | 'policy' | 'clusterPolicy' | 'override' | 'clusterOverride' | 'binding' | 'work' | 'cluster' | 'tenant' | 'crd';
 
@@ -160,8 +161,8 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       const other = otherVersionOf(r);
       if (r.fallbackFor && other && !reportedMissing.has(other)) return;
       if (other && templates.has(other)) return;
-      if (reportedMissing.delete(r)) log(JSON.stringify({ level: 'info', msg: `propagation: ${apiVersionOf(r)} ${r.resource} is served now: ${r.kind} templates are watched` }));
-      else if (r.fallbackFor && other) log(JSON.stringify({ level: 'info', msg: `propagation: the upstream serves ${r.resource} as ${apiVersionOf(r)}, not ${apiVersionOf(other)}: ${r.kind} templates are watched in ${apiVersionOf(r)}` }));
+      if (reportedMissing.delete(r)) log(levelled('info', `propagation: ${apiVersionOf(r)} ${r.resource} is served now: ${r.kind} templates are watched`));
+      else if (r.fallbackFor && other) log(levelled('info', `propagation: the upstream serves ${r.resource} as ${apiVersionOf(r)}, not ${apiVersionOf(other)}: ${r.kind} templates are watched in ${apiVersionOf(r)}`));
       templates.set(r, watch('template', allNamespacesPath(r), true, r));
     },
     onMissing: (r) => {
@@ -171,7 +172,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       if (other && !r.fallbackFor) return;
       if (other && r.fallbackFor && !reportedMissing.has(other)) return;
       const named = other ? other : r;
-      log(JSON.stringify({ level: 'warn', msg: `propagation: the upstream does not serve ${apiVersionOf(named)} ${named.resource}${other ? ` (nor ${apiVersionOf(r)})` : ''}: ${r.kind} templates are not propagated until it does (discovery is checked again every ${Math.round((settings.discoveryIntervalMs ?? 60_000) / 1000)} s)` }));
+      log(levelled('warn', `propagation: the upstream does not serve ${apiVersionOf(named)} ${named.resource}${other ? ` (nor ${apiVersionOf(r)})` : ''}: ${r.kind} templates are not propagated until it does (discovery is checked again every ${Math.round((settings.discoveryIntervalMs ?? 60_000) / 1000)} s)`));
     },
   });
   const tenantTemplates = new Map<string, Map<TemplateResource, Informer<KubeObject>>>();

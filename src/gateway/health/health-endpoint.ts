@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HealthCheck } from './health-check.ts';
 import { buildHealthReport, buildSingleCheckReport, type CheckResult, type HealthReport } from './health-report.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export type HealthEndpointName = 'livez' | 'readyz' | 'healthz';
 
@@ -31,8 +32,8 @@ export function createHealthEndpoint(options: HealthEndpointOptions): HealthHand
     const key = failed.map((f) => `${f.name}: ${f.reason}`).join('; ');
     if ((lastFailures.get(endpoint) ?? '') === key) return;
     lastFailures.set(endpoint, key);
-    if (failed.length === 0) log(JSON.stringify({ level: 'info', event: 'health-check-passed', endpoint }));
-    else log(JSON.stringify({ level: 'warn', event: 'health-check-failed', endpoint, failed }));
+    if (failed.length === 0) log(levelled('info', `${endpoint}: every check passes again`, { event: 'health-check-passed', endpoint }));
+    else log(levelled('warn', `${endpoint}: ${key}`, { event: 'health-check-failed', endpoint, failed }));
   }
 
   return async (req, res, url) => {

@@ -19,6 +19,7 @@ import { sendJsonBody } from '../respond.ts';
 import { platformAdminOf } from './platform-admin.ts';
 import { PORTAL_OPENAPI_PATH, portalOpenApi } from './portal-openapi.ts';
 import { checkTenantName, decodePut, ifMatchVersion, listQuery } from './portal-request.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 const TENANTS = '/warren/v1/tenants';
 const SUBJECT = { group: 'tenancy.warren.dev', resource: 'tenants' };
@@ -80,7 +81,7 @@ export async function servePortal(req: IncomingMessage, res: ServerResponse, pat
   checkTenantName(name);
   if (method === 'PUT') {
     const request = decodePut(name, await readRequestObject(req), req.headers['if-match']);
-    deps.log(JSON.stringify({ event: 'portal-provision', admin, tenant: name }));
+    deps.log(levelled('info', `portal: ${admin} provisions tenant ${name}`, { event: 'portal-provision', admin, tenant: name }));
     const result = await provisionTenant({ upstream: deps.upstream, name, spec: request.spec, wait: true, ...(request.resourceVersion ? { resourceVersion: request.resourceVersion } : {}) });
     sendJsonBody(res, result.created ? 201 : 200, { ...summary(result.tenant), kubeconfig: result.adminKubeconfig }, etag(result.tenant));
     return;
@@ -96,7 +97,7 @@ export async function servePortal(req: IncomingMessage, res: ServerResponse, pat
     const options = version ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: version } } : undefined;
     const answer = await deps.upstream.request('DELETE', `${TENANTS_PATH}/${name}`, options);
     if (answer.status !== 200 && answer.status !== 202) throw upstreamError(answer.status, answer.body, name);
-    deps.log(JSON.stringify({ event: 'portal-delete', admin, tenant: name }));
+    deps.log(levelled('info', `portal: ${admin} deleted tenant ${name}`, { event: 'portal-delete', admin, tenant: name }));
     sendJsonBody(res, 202, { name, phase: 'Terminating' });
     return;
   }

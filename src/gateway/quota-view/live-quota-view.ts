@@ -20,6 +20,7 @@ import {
 import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { CountListener } from '../admission/object-counts.ts';
 import { countTenantObjects, type CountTarget } from '../admission/quota.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export interface LiveQuotaView {
   /** The counters' listener (createObjectCounts({ onCount })). */
@@ -87,7 +88,7 @@ export function createLiveQuotaView(options: LiveQuotaViewOptions): LiveQuotaVie
       s.timer = undefined;
       if (s.running) { s.again = true; return; }
       s.running = refresh(tenantId, s)
-        .catch((err: unknown) => log(JSON.stringify({ level: 'warn', event: 'quota-view-refresh-failed', tenant: tenantId, error: String(err) })))
+        .catch((err: unknown) => log(levelled('warn', `quota view of tenant ${tenantId} not refreshed: ${String(err)}`, { event: 'quota-view-refresh-failed', tenant: tenantId, error: String(err) })))
         .finally(() => {
           s.running = undefined;
           if (s.again) { s.again = false; schedule(tenantId); }
@@ -152,9 +153,9 @@ export function createLiveQuotaView(options: LiveQuotaViewOptions): LiveQuotaVie
       try {
         const created = await upstream.request('POST', `/api/v1/namespaces/${upstreamNamespace}/resourcequotas`, view);
         // 409: already there. Anything else is repaired by onboarding's next pass; the namespace itself was made.
-        if (created.status >= 300 && created.status !== 409) log(JSON.stringify({ level: 'warn', event: 'quota-view-create-failed', tenant: tenantId, namespace: upstreamNamespace, status: created.status }));
+        if (created.status >= 300 && created.status !== 409) log(levelled('warn', `quota view in ${upstreamNamespace} not created: ${created.status}`, { event: 'quota-view-create-failed', tenant: tenantId, namespace: upstreamNamespace, status: created.status }));
       } catch (err) {
-        log(JSON.stringify({ level: 'warn', event: 'quota-view-create-failed', tenant: tenantId, namespace: upstreamNamespace, error: String(err) }));
+        log(levelled('warn', `quota view in ${upstreamNamespace} not created: ${String(err)}`, { event: 'quota-view-create-failed', tenant: tenantId, namespace: upstreamNamespace, error: String(err) }));
       }
       schedule(tenantId);
     },
