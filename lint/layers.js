@@ -25,20 +25,17 @@ export const ALLOWED = {
   apiserver: ['core', 'observability', 'http', 'pki', 'workqueue'],
   // The Tenant API (CRD, directory, credentials, platform secrets, provisioning): below both users.
   tenants: BELOW_TENANTS,
-  gateway: [...BELOW_TENANTS, 'tenants'],
+  // The web console for platform admins (ADR 0033): reads the Tenant API and the host; the gateway that mounts
+  // it hands it authentication (it imports no gateway code).
+  console: [...BELOW_TENANTS, 'tenants'],
+  gateway: [...BELOW_TENANTS, 'tenants', 'console'],
   'controllers/runtime': [...BELOW_TENANTS, 'tenants'],
   // A controller imports only the runtime and the layers below: never another controller, never the gateway.
   'controllers/*': [...BELOW_TENANTS, 'tenants', 'controllers/runtime'],
 };
 
-// Files that wire layers together, judged as composition roots (as src/cli and src/up are): the gateway's
-// server mounts the web console (src/console, which reads the gateway's identity and the portal's request
-// helpers) beside the gateway's own routes. src/console has no layer of its own yet (issue 16 follow-up).
-const COMPOSITION_FILES = new Set(['src/gateway/server.ts']);
-
 /** The layer of a repo-relative path under src/, or undefined (composition roots, outside src/). */
 export function layerOf(rel) {
-  if (COMPOSITION_FILES.has(rel)) return undefined;
   const parts = rel.split('/');
   if (parts[0] !== 'src' || parts.length < 3) return undefined;
   const top = parts[1];

@@ -1,11 +1,18 @@
 // Follows /console/api/live: server-sent events read through fetch (so the
-// token is a header, as on every other call), reconnecting with a growing
-// pause when the stream ends or fails, and stopping for good on 401/403.
+// token is a header, as on every other call): a whole state first, then
+// deltas. Reconnects with a growing pause when the stream ends or fails (a
+// reconnect starts with a whole state again), and stops for good on 401/403
+// or when the server says the credential expired.
 import { ApiFailure, call } from './api.ts';
 import { parseEvents } from '../../src/console/view/event-stream.ts';
+import type { ConsoleState } from '../../src/console/view/console-types.ts';
+import type { ConsoleDelta } from '../../src/console/view/state-delta.ts';
 
 export interface LiveHandlers {
-  state(data: unknown): void;
+  state(data: ConsoleState): void;
+  delta(data: ConsoleDelta): void;
+  /** The server ended the stream at the credential's expiry. */
+  expired(message: string): void;
   status(text: string, live: boolean): void;
 }
 
@@ -30,7 +37,15 @@ export function followLive(handlers: LiveHandlers): () => void {
           buffer += decoder.decode(value, { stream: true });
           const parsed = parseEvents(buffer);
           buffer = parsed.rest;
-          for (const e of parsed.events) if (e.event === 'state') handlers.state(JSON.parse(e.data));
+          for (const e of parsed.events) {
+            if (e.event === 'state') handlers.state(JSON.parse(e.data) as ConsoleState);
+            else if (e.event === 'delta') handlers.delta(JSON.parse(e.data) as ConsoleDelta);
+            else if (e.event === 'expired') {
+              stopped = true;
+              handlers.expired((JSON.parse(e.data) as { message?: string }).message ?? 'your credential expired');
+              return;
+            }
+          }
         }
       } catch (err) {
         if (stopped) return;

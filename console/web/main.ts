@@ -3,6 +3,7 @@
 // hash router (#/tenants, #/tenants/<name>, #/members, #/placement), fed by
 // the live stream.
 import type { ConsoleState } from '../../src/console/view/console-types.ts';
+import { applyDelta } from '../../src/console/view/state-delta.ts';
 import { ApiFailure, call, token, whenUnauthorized } from './api.ts';
 import { h, replaceChildren } from './dom.ts';
 import { followLive } from './live.ts';
@@ -56,8 +57,17 @@ function start(): void {
   route();
   stopLive = followLive({
     state(data) {
-      state = data as ConsoleState;
+      state = data;
       page?.update(state);
+    },
+    delta(data) {
+      if (!state) return;
+      state = applyDelta(state, data);
+      page?.update(state);
+    },
+    expired() {
+      token.clear();
+      showSignIn('Your session ended: the token expired. Sign in again with a new one.');
     },
     status(text, isLive) {
       live.textContent = text;

@@ -40,7 +40,8 @@ function render(d: TenantDetail): Child[] {
         d.bindings.map((b) => [`${b.kind}/${b.name}`, b.namespace || '—', String(b.replicas), b.placement.map((p) => h('span', { class: 'chip' }, `${p.member}: ${p.replicas}`)), b.scheduled, b.applied,
           badge(b.health, b.health === 'Healthy' ? 'ok' : b.health === 'Unhealthy' ? 'bad' : 'warn')]), 'Nothing propagated.')),
     h('section', { 'aria-labelledby': 'ev-h' }, h('h2', { id: 'ev-h' }, 'Events'),
-      table('Events', ['Type', 'Reason', 'Message', 'Count', 'Last seen'], d.events.map((e) => [e.type, e.reason, e.message, String(e.count), age(e.lastSeen, now)]), 'No events.')),
+      table('Events', ['Type', 'Reason', 'Object', 'Namespace', 'Message', 'Count', 'Last seen'],
+        d.events.map((e) => [e.type, e.reason, e.object, e.namespace || '—', e.message, String(e.count), age(e.lastSeen, now)]), 'No events.')),
   ];
 }
 

@@ -1,15 +1,16 @@
 // Tenants: every tenant with its phase, users, usage against quota, allowed
 // members and age; filter and sort; create (provisioning API), suspend and
-// resume, revoke credentials, delete after typing the name, and download the
-// first admin's kubeconfig on an explicit click.
+// resume, revoke credentials, delete after typing the name, and download a
+// user's kubeconfig (the admin picks which) on an explicit click.
 import type { ConsoleState, TenantRow } from '../../src/console/view/console-types.ts';
 import { age, type TableQuery } from '../../src/console/view/table-query.ts';
-import { download, sendJson } from './api.ts';
+import { sendJson } from './api.ts';
 import { badge, bar, h, keepingFocus, phaseTone, replaceChildren } from './dom.ts';
 import { redrawOnChange, type Page, type PageContext } from './page.ts';
 import { sortableTable, type Column } from './table.ts';
 import { createTenantForm } from './create-tenant-form.ts';
 import { confirmDelete } from './confirm-delete.ts';
+import { downloadKubeconfig } from './kubeconfig-dialog.ts';
 
 export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
   let query: TableQuery<TenantRow> = { filter: '', sortBy: 'name', direction: 'ascending' };
@@ -35,15 +36,6 @@ export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
       ctx.notify(`Tenant ${row.name}: ${(err as Error).message}`, 'bad');
     }
   };
-  const kubeconfig = async (row: TenantRow): Promise<void> => {
-    try {
-      const file = await download(`/console/api/tenants/${encodeURIComponent(row.name)}/kubeconfig`);
-      ctx.notify(`Downloaded ${file}: it lets its holder act as ${row.name}'s admin. Keep it safe.`, 'ok');
-    } catch (err) {
-      ctx.notify(`Kubeconfig of ${row.name}: ${(err as Error).message}`, 'bad');
-    }
-  };
-
   const columns: Column<TenantRow>[] = [
     { key: 'name', label: 'Name', cell: (r) => h('a', { href: `#/tenants/${encodeURIComponent(r.name)}` }, r.name, r.displayName ? h('span', { class: 'sub' }, r.displayName) : null) },
     { key: 'id', label: 'ID', cell: (r) => h('code', {}, r.id || '—') },
@@ -59,7 +51,7 @@ export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
           ? h('button', { type: 'button', 'aria-label': `Resume ${r.name}`, onclick: () => void act(r, 'resume') }, 'Resume')
           : h('button', { type: 'button', 'aria-label': `Suspend ${r.name}`, onclick: () => void act(r, 'suspend') }, 'Suspend'),
         h('button', { type: 'button', 'aria-label': `Revoke credentials of ${r.name}`, onclick: () => void act(r, 'revoke') }, 'Revoke'),
-        h('button', { type: 'button', 'aria-label': `Download kubeconfig of ${r.name}`, onclick: () => void kubeconfig(r) }, 'Kubeconfig'),
+        h('button', { type: 'button', 'aria-label': `Download kubeconfig of ${r.name}`, onclick: () => downloadKubeconfig(r, ctx) }, 'Kubeconfig'),
         h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${r.name}`, onclick: () => confirmDelete(r.name, ctx) }, 'Delete')),
     },
   ];

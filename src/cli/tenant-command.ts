@@ -5,7 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant, type TenantSpec } from '../tenants/tenant-crd.ts';
-import { readAdminKubeconfig, waitForTenant } from '../up/wait-for-tenants.ts';
+import { waitForTenant } from '../up/wait-for-tenants.ts';
+import { readTenantKubeconfig } from '../tenants/tenant-kubeconfig.ts';
 import { revokeInstant } from '../tenants/revoke-instant.ts';
 import { bool, list, str, type CliIo, type CommandInput } from './cli-io.ts';
 import { hostFlags, hostUpstream } from './host-upstream.ts';
@@ -102,8 +103,7 @@ async function kubeconfig(upstream: Upstream, io: CliIo, name: string, wanted: s
   if (wanted && !users.some((u) => u.name === wanted)) {
     fail(`user "${wanted}" does not exist in tenant "${name}" (its users: ${users.map((u) => u.name).join(', ') || 'none'})`);
   }
-  const chosen = wanted ? { ...tenant, spec: { ...tenant.spec, users: users.filter((u) => u.name === wanted).map((u) => ({ ...u, admin: true })) } } as Tenant : tenant;
-  const found = await readAdminKubeconfig(upstream, chosen);
+  const found = await readTenantKubeconfig(upstream, tenant, wanted);
   if (!found) {
     const who = wanted ? `user "${wanted}"` : 'an admin';
     fail(tenant.status?.phase === 'Ready' ? `no kubeconfig issued yet for ${who} of tenant "${name}"; try again in a moment` : `no kubeconfig for ${who} of tenant "${name}": it is ${tenant.status?.phase ?? 'Pending'}, not Ready`);

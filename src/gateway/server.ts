@@ -43,7 +43,7 @@ import { gateHandshakes, handshakeGateOptions } from './fairness/handshake-gate.
 import { createGatewayObservability, type TenantMetricsOptions } from './observability/gateway-observability.ts';
 import { createMetricsEndpoint } from './observability/metrics-endpoint.ts';
 import type { MetricsRegistry } from '../observability/metrics-registry.ts';
-import { platformAdminOf } from './portal/platform-admin.ts';
+import { platformAdminOf, platformAdminSession } from './portal/platform-admin.ts';
 import { createGatewayHealth } from './health/gateway-health.ts';
 import { namedCheck, type HealthCheck } from './health/health-check.ts';
 import { createConsole, isConsolePath } from '../console/server/console-routes.ts';
@@ -159,7 +159,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const quotaView = createLiveQuotaView({ upstream, tenants: directory, log });
   const counts = createObjectCounts({ onCount: quotaView.onCount });
   const platformAdmin = (req: IncomingMessage): Promise<string> => platformAdminOf(req, secrets.signingKeys, options.issuer ?? DEFAULT_ISSUER);
-  const consoleServer = createConsole({ upstream, log, platformAdmin, authenticate });
+  const consoleServer = createConsole({
+    upstream, log, authenticate,
+    platformAdmin: (req) => platformAdminSession(req, secrets.signingKeys, options.issuer ?? DEFAULT_ISSUER),
+  });
   const deps = {
     authenticate,
     tenants: directory,

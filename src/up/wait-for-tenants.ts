@@ -1,10 +1,9 @@
 // Waits until each named Tenant is Ready and reads its admin kubeconfig from the
-// Secret the onboarding controller wrote (status.kubeconfigSecretRef).
+// Secret the onboarding controller wrote (tenants/tenant-kubeconfig.ts).
 import { ApiError } from '../core/api-error.ts';
-import type { KubeObject } from '../core/types.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { TENANTS_PATH, type Tenant } from '../tenants/tenant-crd.ts';
-import { kubeconfigKey, kubeconfigSecretName, SECRETS_PATH } from '../tenants/kubeconfig-secret.ts';
+import { readTenantKubeconfig } from '../tenants/tenant-kubeconfig.ts';
 
 export interface ReadyTenant {
   name: string;
@@ -18,19 +17,6 @@ function conditionMessage(tenant: Tenant): string {
   return ready ? `${ready.reason ?? ''}: ${ready.message ?? ''}` : 'waiting for the onboarding controller';
 }
 
-export async function readAdminKubeconfig(upstream: Upstream, tenant: Tenant): Promise<{ user: string; kubeconfig: string } | undefined> {
-  const ref = tenant.status?.kubeconfigSecretRef;
-  const admin = (tenant.spec?.users ?? []).find((u) => u.admin);
-  const name = tenant.metadata?.name;
-  if (!ref?.name || !admin || !name) return undefined;
-  // The Secret is read where the Tenant API puts it, not where a status says: whoever can write a Tenant's
-  // status must not be able to point a kubeconfig download at another Secret.
-  const secret = await upstream.request<KubeObject>('GET', `${SECRETS_PATH}/${encodeURIComponent(kubeconfigSecretName(name))}`);
-  if (secret.status !== 200) return undefined;
-  const value = ((secret.body.data ?? {}) as Record<string, string>)[kubeconfigKey(admin.name)];
-  return value ? { user: admin.name, kubeconfig: Buffer.from(value, 'base64').toString('utf8') } : undefined;
-}
-
 /** observe (progress lines) sees the Tenant at every poll, so a long wait shows which step it is on. */
 export async function waitForTenant(upstream: Upstream, name: string, timeoutMs: number, observe?: (tenant: Tenant) => void): Promise<ReadyTenant> {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +28,7 @@ export async function waitForTenant(upstream: Upstream, name: string, timeoutMs:
       observe?.(tenant);
       last = conditionMessage(tenant);
       if (tenant.status?.phase === 'Ready' && tenant.status.id) {
-        const admin = await readAdminKubeconfig(upstream, tenant);
+        const admin = await readTenantKubeconfig(upstream, tenant);
         if (admin) return { name, id: tenant.status.id, adminUser: admin.user, adminKubeconfig: admin.kubeconfig };
       }
     }

@@ -93,4 +93,35 @@ describe('console access: platform admins only', { timeout: 90_000 }, () => {
     assert.equal(inherited.status, 404, 'an inherited property is not a console file');
     assert.doesNotMatch(inherited.text, /ENOENT|\/console\/web/);
   });
+
+  it('the admin picks whose kubeconfig to download; only users of that tenant, only from its own Secret', async () => {
+    const change = { ...admin, 'x-warren-console': '1' };
+    const b64 = (text: string): string => Buffer.from(text).toString('base64');
+    const patch = { 'Content-Type': 'application/merge-patch+json' };
+    await h.upstream.request('PATCH', `${TENANTS_PATH}/acme`, { spec: { users: [{ name: 'dev' }, { name: 'admin', admin: true }] } }, patch);
+    // A status pointing at globex's Secret is not followed: the Secret is named from the Tenant's own name.
+    const status = await h.upstream.request('PATCH', `${TENANTS_PATH}/acme/status`, { status: { kubeconfigSecretRef: { namespace: 'warren-system', name: 'tenant-globex-kubeconfigs' } } }, patch);
+    assert.equal(status.status, 200, JSON.stringify(status.body));
+    await h.upstream.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'warren-system' } });
+    for (const [tenant, users] of [['acme', ['admin', 'dev', 'ghost']], ['globex', ['admin', 'dev']]] as const) {
+      const data = Object.fromEntries(users.map((u) => [`${u}.kubeconfig`, b64(`kubeconfig of ${tenant}/${u}`)]));
+      const made = await h.upstream.request('POST', '/api/v1/namespaces/warren-system/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: `tenant-${tenant}-kubeconfigs` }, data });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+    }
+    const download = (query: string) => h.anonymous().request('POST', `/console/api/tenants/acme/kubeconfig${query}`, { headers: change });
+    const first = await download('');
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.text, 'kubeconfig of acme/admin', 'without a choice: the first admin');
+    assert.equal(first.headers['content-disposition'], 'attachment; filename="acme-admin.kubeconfig"');
+    const dev = await download('?user=dev');
+    assert.equal(dev.status, 200, dev.text);
+    assert.equal(dev.text, 'kubeconfig of acme/dev');
+    assert.equal(dev.headers['content-disposition'], 'attachment; filename="acme-dev.kubeconfig"');
+    const ghost = await download('?user=ghost');
+    assert.equal(ghost.status, 404, 'a key in the Secret that the spec does not name is nobody\'s to download');
+    assert.doesNotMatch(ghost.text, /kubeconfig of/);
+    assert.match(ghost.body.message, /has no user "ghost"/);
+    const crossSite = await h.anonymous().request('POST', '/console/api/tenants/acme/kubeconfig?user=dev', { headers: admin });
+    assert.equal(crossSite.status, 403, 'a download needs the console header too');
+  });
 });

@@ -1,18 +1,30 @@
-// The live stream: server-sent events carrying the whole console state each
-// time the watches moved (coalesced in console-source.ts). Read by the
-// browser with fetch, not EventSource, so the token travels in the
-// Authorization header, never in a URL. A client that stops reading is cut
-// off once 4 MiB wait for it (it reconnects and gets a fresh state): what
-// the gateway holds never grows with a slow reader.
+// The live stream: server-sent events, read by the browser with fetch, not
+// EventSource, so the token travels in the Authorization header, never in a
+// URL. The first event is the whole state (`state`); after that each change
+// the watches saw (coalesced in console-source.ts) is a `delta` of the rows
+// that changed (view/state-delta.ts), and a change the pages do not show
+// sends nothing. The stream ends when the caller's credential expires (an
+// `expired` event, then the end): a token is checked once per request, and a
+// stream must not outlive it; the page signs in again. A client that stops
+// reading is cut off once 4 MiB wait for it (it reconnects and gets a fresh
+// state): what the gateway holds never grows with a slow reader.
 import type { ServerResponse } from 'node:http';
 import type { ConsoleState } from '../view/console-types.ts';
-import type { ConsoleSource } from './console-source.ts';
+import { stateDelta } from '../view/state-delta.ts';
+import type { ConsoleSource, LiveUpdate } from './console-source.ts';
 import { formatEvent } from '../view/event-stream.ts';
 
 const MAX_BUFFERED = 4 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** setTimeout's longest delay; a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export async function serveLive(res: ServerResponse, source: ConsoleSource, open: Set<ServerResponse>): Promise<void> {
+export interface LiveOptions {
+  /** When the caller's credential expires (ms since the epoch); the stream ends then. */
+  endsAt?: number;
+}
+
+export async function serveLive(res: ServerResponse, source: ConsoleSource, open: Set<ServerResponse>, options: LiveOptions = {}): Promise<void> {
   const first = await source.state();
   // The client may have gone while the first state was read: nothing to start for it.
   if (res.destroyed || res.socket?.destroyed) return;
@@ -24,9 +36,11 @@ export async function serveLive(res: ServerResponse, source: ConsoleSource, open
   });
   open.add(res);
   let unsubscribe = (): void => undefined;
+  let expiry: NodeJS.Timeout | undefined;
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   const cleanup = (): void => {
     clearInterval(heartbeat);
+    clearTimeout(expiry);
     unsubscribe();
     open.delete(res);
   };
@@ -42,8 +56,26 @@ export async function serveLive(res: ServerResponse, source: ConsoleSource, open
     }
     res.write(text);
   }
+  function expireAt(endsAt: number): void {
+    const left = endsAt - Date.now();
+    if (left > 0) {
+      expiry = setTimeout(() => expireAt(endsAt), Math.min(left, MAX_TIMER_MS));
+      return;
+    }
+    write(formatEvent('expired', { message: 'your credential expired: sign in again' }));
+    cleanup();
+    if (!res.destroyed && !res.writableEnded) res.end();
+  }
   res.once('close', cleanup);
   res.on('error', cleanup);
-  unsubscribe = source.subscribe((state: ConsoleState) => write(formatEvent('state', state)));
+  let sent: ConsoleState = first;
+  unsubscribe = source.subscribe((update: LiveUpdate) => {
+    // In step with the last broadcast: its delta is shared by every stream; otherwise (the stream began
+    // between two broadcasts) this stream's own.
+    const delta = update.previous === sent ? update.delta() : stateDelta(sent, update.state);
+    sent = update.state;
+    if (delta) write(formatEvent('delta', delta));
+  });
   write(formatEvent('state', first));
+  if (options.endsAt !== undefined) expireAt(options.endsAt);
 }

@@ -1,27 +1,27 @@
 // The web console on the gateway's port (docs/console.md):
 //   GET  /console/                       the page (index.html, app.js, app.css)
 //   GET  /console/api/state              the whole state (tenants, members, placement)
-//   GET  /console/api/live               the same, live, as server-sent events
+//   GET  /console/api/live               the same, live, as server-sent events (then deltas)
 //   GET  /console/api/tenants/<name>     a tenant's detail
 //   POST /console/api/tenants/<name>/{suspend,resume,revoke}
-//   POST /console/api/tenants/<name>/kubeconfig   its first admin's kubeconfig, as a download
+//   POST /console/api/tenants/<name>/kubeconfig[?user=<user>]   a user's kubeconfig (default: the first admin), as a download
 // Creating and deleting a tenant use the provisioning API (/warren/v1/tenants).
 // Every request is checked (console-auth.ts): platform admins only, tenants 403.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, methodNotAllowed, notFound } from '../../core/api-error.ts';
-import type { KubeObject } from '../../core/types.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { sendJson } from '../../http/json-response.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { kubeconfigKey } from '../../tenants/kubeconfig-secret.ts';
-import { checkTenantName } from '../../gateway/portal/portal-request.ts';
+import { checkTenantName } from '../../tenants/tenant-name.ts';
 import { tenantDetail } from '../view/tenant-detail.ts';
 import { tenantIdOf } from '../view/tenant-rows.ts';
 import { consoleCaller, requireConsoleAdmin, type ConsoleAuthDeps } from './console-auth.ts';
 import { createAssetCache } from './console-assets.ts';
 import { startConsoleSource, type ConsoleSource } from './console-source.ts';
 import { serveLive } from './console-live.ts';
+import { tenantEvents } from './tenant-events.ts';
 import { applyTenantAction, TENANT_ACTIONS, tenantKubeconfig, type TenantAction } from './tenant-actions.ts';
 import { levelled } from '../../observability/log-line.ts';
 
@@ -56,7 +56,7 @@ export interface ConsoleServer {
 }
 
 export function createConsole(deps: ConsoleDeps): ConsoleServer {
-  const assets = createAssetCache();
+  const assets = createAssetCache({ log: deps.log });
   const streams = new Set<ServerResponse>();
   let source: ConsoleSource | undefined;
   let stopped = false;
@@ -89,8 +89,10 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     }
   }
 
-  async function serveApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const admin = await requireConsoleAdmin(req, deps, path);
+  async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname;
+    const session = await requireConsoleAdmin(req, deps, path);
+    const admin = session.name;
     const method = (req.method ?? 'GET').toUpperCase();
     // A platform-admin client certificate travels with every request a browser makes, cross-site ones
     // too (like a cookie): a change needs the console's own header, which a cross-site form cannot send
@@ -108,7 +110,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
       if (method !== 'GET') throw methodNotAllowed();
       // Each stream holds a socket and up to 4 MiB: a bound, so a leaked token cannot hold the gateway's memory.
       if (streams.size >= MAX_LIVE_STREAMS) throw new ApiError('TooManyRequests', `too many open console streams (${MAX_LIVE_STREAMS}): close a console tab and retry`);
-      await serveLive(res, sourceNow(), streams);
+      await serveLive(res, sourceNow(), streams, session.expiresAt === undefined ? {} : { endsAt: session.expiresAt });
       return;
     }
     if (rest[0] !== 'tenants' || rest.length < 2 || rest.length > 3) throw new ApiError('NotFound', 'the server could not find the requested resource');
@@ -123,7 +125,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     if (method !== 'POST') throw methodNotAllowed();
     if (action === 'kubeconfig') {
       const tenant = await freshTenant(name);
-      const found = await tenantKubeconfig(deps.upstream, tenant);
+      const found = await tenantKubeconfig(deps.upstream, tenant, url.searchParams.get('user') ?? undefined);
       deps.log(levelled('info', `console: ${admin} downloaded tenant ${name}'s kubeconfig of ${found.user}`, { event: 'console-kubeconfig', admin, tenant: name, user: found.user }));
       res.writeHead(200, {
         'Content-Type': 'application/yaml; charset=utf-8',
@@ -154,14 +156,13 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
     const state = await src.state();
     const tenant = src.tenant(name);
     if (!tenant) throw notFound({ group: 'tenancy.warren.dev', resource: 'tenants', name });
-    const selector = encodeURIComponent(`involvedObject.kind=Tenant,involvedObject.name=${name}`);
-    const events = await deps.upstream.request<{ items?: KubeObject[] }>('GET', `/api/v1/namespaces/default/events?fieldSelector=${selector}`);
     const id = tenantIdOf(tenant);
+    const namespaces = src.namespaces().filter((ns) => id && ns.metadata.labels?.[TENANT_LABEL] === id);
     return tenantDetail({
       tenant,
-      namespaces: src.namespaces().filter((ns) => id && ns.metadata.labels?.[TENANT_LABEL] === id),
+      namespaces,
       bindings: src.bindings(),
-      events: events.status === 200 ? events.body.items ?? [] : [],
+      events: await tenantEvents(deps.upstream, name, namespaces.map((ns) => ns.metadata.name ?? '')),
       replicas: state.tenants.find((t) => t.name === name)?.replicas ?? 0,
     });
   }
@@ -169,7 +170,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleServer {
   return {
     async serve(req, res, url) {
       const path = url.pathname;
-      if (path.startsWith(API)) await serveApi(req, res, path);
+      if (path.startsWith(API)) await serveApi(req, res, url);
       else await serveAsset(req, res, path);
     },
     stop() {

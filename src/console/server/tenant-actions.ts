@@ -1,12 +1,12 @@
 // What the console does to a Tenant besides create and delete (those go
 // through the provisioning API, as a portal would): suspend, resume, revoke
-// credentials, and read the first admin's kubeconfig for a download. Each is
+// credentials, and read a user's kubeconfig for a download. Each change is
 // one write to the Tenant object; the onboarding controller does the rest.
 import { ApiError, notFound } from '../../core/api-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { statusError } from '../../kube/status-error.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
-import { readAdminKubeconfig } from '../../up/wait-for-tenants.ts';
+import { readTenantKubeconfig, type UserKubeconfig } from '../../tenants/tenant-kubeconfig.ts';
 import { revokeInstant } from '../../tenants/revoke-instant.ts';
 
 const TENANTS = { group: 'tenancy.warren.dev', resource: 'tenants' };
@@ -29,9 +29,13 @@ export async function applyTenantAction(upstream: Upstream, name: string, action
   return answer.body;
 }
 
-/** The tenant's first admin's kubeconfig; 404 while there is none (no admin user, or not issued yet). */
-export async function tenantKubeconfig(upstream: Upstream, tenant: Tenant): Promise<{ user: string; kubeconfig: string }> {
-  const found = await readAdminKubeconfig(upstream, tenant);
-  if (!found) throw new ApiError('NotFound', `tenant "${tenant.metadata.name ?? ''}" has no admin kubeconfig yet (phase ${tenant.status?.phase ?? 'Pending'})`);
+/** A user's kubeconfig (default: the first admin); 404 when the tenant has no such user or it is not issued yet. */
+export async function tenantKubeconfig(upstream: Upstream, tenant: Tenant, user?: string): Promise<UserKubeconfig> {
+  const name = tenant.metadata.name ?? '';
+  if (user !== undefined && !(tenant.spec?.users ?? []).some((u) => u.name === user)) {
+    throw new ApiError('NotFound', `tenant "${name}" has no user "${user}"`);
+  }
+  const found = await readTenantKubeconfig(upstream, tenant, user);
+  if (!found) throw new ApiError('NotFound', `tenant "${name}" has no ${user === undefined ? 'admin' : `"${user}"`} kubeconfig yet (phase ${tenant.status?.phase ?? 'Pending'})`);
   return found;
 }

@@ -6,6 +6,7 @@ import type { ConsoleState } from './console-types.ts';
 import { memberRow } from './member-rows.ts';
 import { placementMap, replicasByTenant } from './placement-map.ts';
 import { tenantRow } from './tenant-rows.ts';
+import { byName } from './state-delta.ts';
 
 export interface StateInputs {
   tenants: readonly Tenant[];
@@ -17,7 +18,6 @@ export interface StateInputs {
 export function buildConsoleState(inputs: StateInputs): ConsoleState {
   const placement = placementMap(inputs.tenants, inputs.clusters, inputs.bindings);
   const replicas = replicasByTenant(placement);
-  const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
   return {
     tenants: inputs.tenants.map((t) => tenantRow(t, replicas.get(t.metadata.name ?? '') ?? 0)).sort(byName),
     members: inputs.clusters.map((c) => memberRow(c, inputs.tenants)).sort(byName),

@@ -102,6 +102,10 @@ export interface BindingRow {
 export interface EventRow {
   type: string;
   reason: string;
+  /** Kind/name of what the event is about. */
+  object: string;
+  /** The tenant's namespace it happened in (tenant terms); '' for the Tenant's own events. */
+  namespace: string;
   message: string;
   count: number;
   lastSeen: string;

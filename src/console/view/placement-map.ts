@@ -10,6 +10,7 @@ import { toTenantClusterName, toTenantNamespace } from '../../core/tenancy/names
 import type { BindingRow, MemberHealth, PlacedWorkload, PlacementCell, PlacementMap } from './console-types.ts';
 import { memberHealth } from './member-rows.ts';
 import { tenantIdOf } from './tenant-rows.ts';
+import { byCell } from './state-delta.ts';
 
 /** The tenant id a binding belongs to, among the known ids; undefined when none. */
 export function bindingTenant(binding: ResourceBinding, ids: ReadonlySet<string>): string | undefined {
@@ -71,7 +72,7 @@ export function placementMap(tenants: readonly Tenant[], clusters: readonly Clus
   return {
     tenants: tenants.map((t) => t.metadata.name ?? '').sort(),
     members,
-    cells: [...cells.values()].sort((a, b) => a.tenant.localeCompare(b.tenant) || a.member.localeCompare(b.member)),
+    cells: [...cells.values()].sort(byCell),
     health,
   };
 }

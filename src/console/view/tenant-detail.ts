@@ -1,6 +1,7 @@
-// A tenant's detail page (pure): its row, conditions, recent events,
-// namespaces (in its own terms, execution spaces left out), quota and
-// bindings. The inputs come from the console's informers plus one events read.
+// A tenant's detail page (pure): its row, conditions, recent events (the
+// Tenant's and those in its namespaces), namespaces (in its own terms,
+// execution spaces left out), quota and bindings. The inputs come from the
+// console's informers plus the events reads (server/tenant-events.ts).
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceBinding } from '../../core/propagation/karmada-types.ts';
 import type { Tenant } from '../../tenants/tenant-crd.ts';
@@ -18,11 +19,16 @@ export interface DetailInputs {
   replicas: number;
 }
 
-export function eventRow(event: KubeObject): EventRow {
-  const e = event as KubeObject & { type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string };
+/** One event in the tenant's terms: what it is about, and in which of the tenant's namespaces ('' for the Tenant's own). */
+export function eventRow(event: KubeObject, id: string): EventRow {
+  const e = event as KubeObject & { type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string; involvedObject?: { kind?: string; name?: string; namespace?: string } };
+  const about = e.involvedObject ?? {};
+  const namespace = about.namespace && id ? toTenantNamespace(id, about.namespace) ?? '' : '';
   return {
     type: e.type ?? 'Normal',
     reason: e.reason ?? '',
+    object: about.kind ? `${about.kind}/${about.name ?? ''}` : '',
+    namespace,
     message: e.message ?? '',
     count: typeof e.count === 'number' ? e.count : 1,
     lastSeen: e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '',
@@ -47,7 +53,7 @@ export function tenantDetail(inputs: DetailInputs): TenantDetail {
     conditions: (tenant.status?.conditions ?? []).map((c) => ({
       type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '', lastTransitionTime: c.lastTransitionTime ?? '',
     })),
-    events: inputs.events.map(eventRow).sort((a, b) => b.lastSeen.localeCompare(a.lastSeen)).slice(0, 50),
+    events: inputs.events.map((e) => eventRow(e, id)).sort((a, b) => b.lastSeen.localeCompare(a.lastSeen)).slice(0, 50),
     namespaces: tenantNamespaces(id, inputs.namespaces),
     quota: usageBars(tenant),
     podSecurity: tenant.spec?.podSecurity ?? 'baseline',

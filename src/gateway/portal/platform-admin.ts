@@ -16,24 +16,39 @@ function asList(value: unknown): string[] {
   return value === undefined ? [] : [String(value)];
 }
 
-export async function platformAdminOf(req: IncomingMessage, keys: SigningKeySet, issuer = DEFAULT_ISSUER): Promise<string> {
+/** A platform admin's name, and when the credential presented stops being valid (ms since the epoch). */
+export interface PlatformAdminSession {
+  name: string;
+  /** The token's exp or the certificate's notAfter: a console live stream ends then (src/console). */
+  expiresAt?: number;
+}
+
+export async function platformAdminSession(req: IncomingMessage, keys: SigningKeySet, issuer = DEFAULT_ISSUER): Promise<PlatformAdminSession> {
   const socket = req.socket as TLSSocket;
   if (socket.authorized) {
-    const subject = socket.getPeerCertificate()?.subject as unknown as Record<string, unknown> | undefined;
+    const cert = socket.getPeerCertificate();
+    const subject = cert?.subject as unknown as Record<string, unknown> | undefined;
     if (subject && asList(subject.O).includes(PLATFORM_ADMINS_GROUP) && asList(subject.OU).length === 0) {
-      return asList(subject.CN)[0] ?? 'platform-admin';
+      const notAfter = Date.parse(cert.valid_to);
+      return { name: asList(subject.CN)[0] ?? 'platform-admin', ...(Number.isFinite(notAfter) ? { expiresAt: notAfter } : {}) };
     }
   }
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
   if (match?.[1]) {
     try {
       const { payload } = await jwtVerify(match[1], createLocalJWKSet(publicJwks(keys)), { issuer, audience: DEFAULT_AUDIENCE, algorithms: [WARREN_TOKEN_ALGORITHM] });
-      if (payload[PLATFORM_ADMIN_CLAIM] === true && typeof payload.sub === 'string') return payload.sub;
+      if (payload[PLATFORM_ADMIN_CLAIM] === true && typeof payload.sub === 'string') {
+        return { name: payload.sub, ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}) };
+      }
     } catch {
       // falls through to 401
     }
   }
   throw new ApiError('Unauthorized', 'Unauthorized');
+}
+
+export async function platformAdminOf(req: IncomingMessage, keys: SigningKeySet, issuer = DEFAULT_ISSUER): Promise<string> {
+  return (await platformAdminSession(req, keys, issuer)).name;
 }
 
 export async function mintPlatformAdminToken(keys: SigningKeySet, subject: string, ttlSeconds: number, issuer = DEFAULT_ISSUER): Promise<string> {

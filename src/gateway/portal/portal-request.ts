@@ -1,6 +1,6 @@
 // What a provisioning-API request asks for, checked before anything is written
-// (pure): the tenant name, the PUT body (strict: unknown fields are a 400, a
-// spec the onboarding controller would refuse is a 422) and the optimistic
+// (pure): the PUT body (strict: unknown fields are a 400, a spec the
+// onboarding controller would refuse is a 422) and the optimistic
 // concurrency precondition (If-Match or metadata.resourceVersion).
 import { badRequest, invalid } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
@@ -9,15 +9,6 @@ import { TENANT_GROUP, TENANT_API_VERSION, tenantSchema, type TenantSpec } from 
 import { unknownFields } from './strict-fields.ts';
 
 const TARGET = { group: TENANT_GROUP, kind: 'Tenant' };
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** A tenant name is a DNS-1123 label: it becomes part of upstream names. Invalid → 422, as kube answers a bad metadata.name. */
-export function checkTenantName(name: string): void {
-  const problem = name.length > 63 ? 'must be no more than 63 characters'
-    : NAME.test(name) ? undefined
-      : "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-  if (problem) throw invalid({ ...TARGET, name }, [{ type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: ${problem}` }]);
-}
 
 export interface PutRequest {
   spec: TenantSpec;

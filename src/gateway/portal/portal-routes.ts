@@ -18,7 +18,8 @@ import { readRequestObject } from '../forward/request-body.ts';
 import { sendJsonBody } from '../respond.ts';
 import { platformAdminOf } from './platform-admin.ts';
 import { PORTAL_OPENAPI_PATH, portalOpenApi } from './portal-openapi.ts';
-import { checkTenantName, decodePut, ifMatchVersion, listQuery } from './portal-request.ts';
+import { decodePut, ifMatchVersion, listQuery } from './portal-request.ts';
+import { checkTenantName } from '../../tenants/tenant-name.ts';
 import { levelled } from '../../observability/log-line.ts';
 
 const TENANTS = '/warren/v1/tenants';

@@ -14,7 +14,8 @@ import type { Upstream } from '../../../src/kube/upstream.ts';
 import { KubeHttp } from '../../helpers/kube-http.ts';
 import { kubectl, type KubectlResult } from '../../helpers/kubectl.ts';
 import { usePropagationEnv, type PropagationEnv } from '../../helpers/propagation-env.ts';
-import { readAdminKubeconfig, waitForTenant } from '../../../src/up/wait-for-tenants.ts';
+import { waitForTenant } from '../../../src/up/wait-for-tenants.ts';
+import { readTenantKubeconfig } from '../../../src/tenants/tenant-kubeconfig.ts';
 import { TENANTS_PATH, TENANT_API_VERSION, type Tenant } from '../../../src/tenants/tenant-crd.ts';
 
 export interface AdversaryEnv extends PropagationEnv {
@@ -68,9 +69,7 @@ export function useAdversaryEnv(name: string, tuning?: Parameters<typeof useProp
     async issueUser(tenant: string, user: string): Promise<string> {
       const res = await hostClient().request<Tenant>('GET', `${TENANTS_PATH}/${tenant}`);
       assert.equal(res.status, 200, `tenant ${tenant}`);
-      // The CLI's own trick: the Secret holds one kubeconfig per user, read through the admin lookup.
-      const only = { ...res.body, spec: { ...res.body.spec, users: (res.body.spec?.users ?? []).filter((u) => u.name === user).map((u) => ({ ...u, admin: true })) } } as Tenant;
-      const found = await readAdminKubeconfig(hostClient(), only);
+      const found = await readTenantKubeconfig(hostClient(), res.body, user);
       assert.ok(found, `a kubeconfig for ${user} of ${tenant}`);
       const path = join(env.root, 'tenants', `${tenant}-${user}.kubeconfig`);
       writeFileSync(path, found.kubeconfig, { mode: 0o600 });

@@ -133,6 +133,18 @@ describe('tenant detail', () => {
       [['Deployment', 'default', 'web', [{ member: 'member1', replicas: 4 }], 'True (Success)', 'True (FullyAppliedSuccess)', 'Healthy']]);
     assert.deepEqual(d.events.map((e) => [e.reason, e.count]), [['New', 3], ['Old', 1]]);
   });
+  it('events say what they are about, in the tenant\'s namespace and terms', () => {
+    const d = tenantDetail({
+      tenant: tenant('acme', 'abc123'), namespaces: [], replicas: 0, bindings: [],
+      events: [
+        { metadata: { name: 'e1' }, reason: 'Ready', message: 'onboarded', involvedObject: { kind: 'Tenant', name: 'acme' }, lastTimestamp: '2026-11-26T10:00:00Z' },
+        { metadata: { name: 'e2' }, reason: 'ScalingReplicaSet', message: 'up to 4', involvedObject: { kind: 'Deployment', name: 'web', namespace: 'abc123-shop' }, lastTimestamp: '2026-11-26T11:00:00Z' },
+        { metadata: { name: 'e3' }, reason: 'Odd', message: 'x', involvedObject: { kind: 'Pod', name: 'p', namespace: 'def456-shop' }, lastTimestamp: '2026-11-26T09:00:00Z' },
+      ] as never,
+    });
+    assert.deepEqual(d.events.map((e) => [e.reason, e.object, e.namespace]),
+      [['ScalingReplicaSet', 'Deployment/web', 'shop'], ['Ready', 'Tenant/acme', ''], ['Odd', 'Pod/p', '']], 'another tenant\'s namespace is never named');
+  });
 });
 
 describe('the new-tenant form', () => {

@@ -28,6 +28,8 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/apiserver/simulator/x.ts', "import { x } from '../../workqueue/work-queue.ts';"),
     at('src/controllers/runtime/x.ts', "import { x } from '../../workqueue/work-queue.ts';"),
     at('src/workqueue/work-queue.ts', "import { x } from '../core/backoff.ts';"),
+    at('src/gateway/server.ts', "import { x } from '../console/server/console-routes.ts';"),
+    at('src/console/server/tenant-actions.ts', "import { x } from '../../tenants/tenant-kubeconfig.ts';"),
   ],
   invalid: [
     at('src/gateway/portal/portal-routes.ts', "import { x } from '../../controllers/onboarding/provision.ts';"),
@@ -43,5 +45,9 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/apiserver/simulator/x.ts', "import { x } from '../../controllers/runtime/workers.ts';"),
     at('src/workqueue/x.ts', "import { x } from '../kube/informer.ts';"),
     at('src/core/x.ts', "import { x } from '../workqueue/work-queue.ts';"),
+    at('src/console/server/x.ts', "import { x } from '../../gateway/identity.ts';"),
+    at('src/console/server/x.ts', "import { x } from '../../up/wait-for-tenants.ts';"),
+    at('src/gateway/server.ts', "import { x } from '../warren.ts';"),
+    at('src/controllers/onboarding/x.ts', "import { x } from '../../console/view/console-types.ts';"),
   ].map((c) => ({ ...c, errors: [{ messageId: 'outward' as const }] })),
 });

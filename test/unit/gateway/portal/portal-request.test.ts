@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError } from '../../../../src/core/api-error.ts';
-import { checkTenantName, decodePut, ifMatchVersion, listQuery } from '../../../../src/gateway/portal/portal-request.ts';
+import { decodePut, ifMatchVersion, listQuery } from '../../../../src/gateway/portal/portal-request.ts';
+import { checkTenantName } from '../../../../src/tenants/tenant-name.ts';
 import { unknownFields } from '../../../../src/gateway/portal/strict-fields.ts';
 import { tenantSchema } from '../../../../src/tenants/tenant-crd.ts';
 

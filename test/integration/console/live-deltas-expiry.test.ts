@@ -1,0 +1,118 @@
+// The console's live stream over HTTP: a whole state first, then only deltas (and nothing for a change the
+// pages do not show), and the stream ends when the caller's credential expires, saying so.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { serveLive } from '../../../src/console/server/console-live.ts';
+import type { ConsoleSource, LiveUpdate } from '../../../src/console/server/console-source.ts';
+import type { ConsoleState, TenantRow } from '../../../src/console/view/console-types.ts';
+import { applyDelta, type ConsoleDelta } from '../../../src/console/view/state-delta.ts';
+import { parseEvents } from '../../../src/console/view/event-stream.ts';
+import { eventually } from '../../helpers/poll.ts';
+
+const row = (name: string, replicas: number): TenantRow => ({ name, id: 'abc123', displayName: '', phase: 'Ready', users: [], admins: [], usage: [], members: [], createdAt: '', suspended: false, replicas });
+const stateOf = (rows: TenantRow[], revision: string): ConsoleState => ({ tenants: rows, members: [], placement: { tenants: rows.map((r) => r.name), members: [], cells: [], health: {} }, revision });
+
+function fakeSource(initial: ConsoleState): { source: ConsoleSource; publish: (s: ConsoleState) => void; listeners: () => number } {
+  const listeners = new Set<(u: LiveUpdate) => void>();
+  let current = initial;
+  const source = {
+    state: async () => current,
+    tenant: () => undefined,
+    namespaces: () => [],
+    bindings: () => [],
+    subscribe: (l: (u: LiveUpdate) => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    stop: () => undefined,
+  } as ConsoleSource;
+  const publish = (state: ConsoleState): void => {
+    current = state;
+    listeners.forEach((l) => l({ state, previous: undefined, delta: () => undefined }));
+  };
+  return { source, publish, listeners: () => listeners.size };
+}
+
+async function withServer(source: ConsoleSource, endsAt: number | undefined, body: (url: string, open: Set<ServerResponse>) => Promise<void>): Promise<void> {
+  const open = new Set<ServerResponse>();
+  const server = createServer((_req, res) => void serveLive(res, source, open, endsAt === undefined ? {} : { endsAt }));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  try {
+    await body(`http://127.0.0.1:${port}/live`, open);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/** Reads events off the stream as they come. */
+function reader(res: Response): { events: { event: string; data: string }[]; ended: Promise<void> } {
+  const events: { event: string; data: string }[] = [];
+  const ended = (async () => {
+    const stream = res.body?.getReader();
+    assert.ok(stream);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await stream.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      const parsed = parseEvents(buffer);
+      buffer = parsed.rest;
+      events.push(...parsed.events);
+    }
+  })();
+  return { events, ended };
+}
+
+describe('console live stream: deltas and expiry', { timeout: 60_000 }, () => {
+  it('sends the whole state once, then the changed rows only; an unchanged state sends nothing', async () => {
+    const { source, publish, listeners } = fakeSource(stateOf([row('acme', 1), row('globex', 2)], '1'));
+    await withServer(source, undefined, async (url) => {
+      const controller = new AbortController();
+      const res = await fetch(url, { signal: controller.signal });
+      const r = reader(res);
+      r.ended.catch(() => undefined);
+      await eventually(async () => listeners() === 1 && r.events.length === 1, 'the first state');
+      publish(stateOf([row('acme', 1), row('globex', 2)], '2')); // nothing shown changed
+      publish(stateOf([row('acme', 3), row('globex', 2)], '3'));
+      await eventually(async () => r.events.length === 2, 'one delta');
+      controller.abort();
+      const [first, second] = r.events;
+      assert.equal(first?.event, 'state');
+      assert.equal(second?.event, 'delta');
+      const delta = JSON.parse(second?.data ?? '{}') as ConsoleDelta;
+      assert.equal(delta.revision, '3', 'the unchanged state (revision 2) sent nothing');
+      assert.deepEqual(delta.tenants, { set: [row('acme', 3)], remove: [] }, 'only the row that changed');
+      assert.equal(delta.members, undefined);
+      assert.deepEqual(applyDelta(JSON.parse(first?.data ?? '{}') as ConsoleState, delta), stateOf([row('acme', 3), row('globex', 2)], '3'));
+    });
+  });
+
+  it('ends at the credential\'s expiry with an `expired` event, and lets go of its subscription', async () => {
+    const { source, listeners } = fakeSource(stateOf([row('acme', 1)], '1'));
+    await withServer(source, Date.now() + 1_500, async (url, open) => {
+      const res = await fetch(url);
+      const r = reader(res);
+      await eventually(async () => listeners() === 1, 'the stream to subscribe');
+      await r.ended; // the server ends the stream: no abort from this side
+      assert.deepEqual(r.events.map((e) => e.event), ['state', 'expired']);
+      assert.match(JSON.parse(r.events[1]?.data ?? '{}').message, /expired/);
+      assert.equal(listeners(), 0);
+      assert.equal(open.size, 0);
+    });
+  });
+
+  it('a credential already expired gets its state and the end at once', async () => {
+    const { source } = fakeSource(stateOf([], '1'));
+    await withServer(source, Date.now() - 1, async (url) => {
+      const r = reader(await fetch(url));
+      await r.ended;
+      assert.deepEqual(r.events.map((e) => e.event), ['state', 'expired']);
+    });
+  });
+});
