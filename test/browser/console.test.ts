@@ -2,8 +2,10 @@
 // with the platform-admin token, a tenant created in the console becomes Ready
 // and shows in `kubectl get tenants`, a template a tenant applies appears in
 // the placement map, a stopped member turns red, a tenant credential gets 403
-// (certificate and token, on the page and its API), and a delete needs the name
-// typed out. Screenshots of each page go to docs/console/.
+// (certificate and token, on the page and its API), the admin picks whose
+// kubeconfig to download, an expired token ends the live stream and the page
+// asks for sign-in, and a delete needs the name typed out. Screenshots of each
+// page go to docs/console/.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -14,6 +16,9 @@ import type { Page } from 'puppeteer-core';
 import { eventually } from '../helpers/poll.ts';
 import { kubectl } from '../helpers/kubectl.ts';
 import { requireChromium } from './chromium.ts';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import { loadGatewaySecrets } from '../../src/tenants/platform-secrets.ts';
+import { mintPlatformAdminToken } from '../../src/gateway/portal/platform-admin.ts';
 import { SCREENSHOTS, startConsoleEnv, type ConsoleEnv } from './console-env.ts';
 
 // What the functions run inside the page see (the project compiles without the DOM library).
@@ -171,13 +176,16 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
     await shot(page, 'placement');
   });
 
-  it('shows a tenant\'s detail: conditions, namespaces, quota and its bindings', async () => {
+  it('shows a tenant\'s detail: conditions, namespaces, quota, its bindings and events', async () => {
     await page.goto(`${gateway}/console/#/tenants/acme`);
     await page.waitForFunction(() => /Deployment\/web/.test(document.body.innerText) && /Ready/.test(document.body.innerText));
     const text = await page.evaluate(() => document.body.innerText);
     assert.match(text, /Conditions/);
     assert.match(text, /member1: 2/);
     assert.match(text, /Namespaces[\s\S]*default/);
+    // Events from the tenant's own namespaces (the engine's, on its binding), not only the Tenant's.
+    assert.match(text, /Events[\s\S]*ResourceBinding\/web-deployment\s+default/);
+    assert.match(text, /Events[\s\S]*Tenant\/acme/);
     await shot(page, 'tenant-detail');
   });
 
@@ -248,6 +256,39 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
     assert.equal(result.disposition, 'attachment; filename="acme-alice.kubeconfig"');
     assert.equal(result.cache, 'no-store');
     assert.match(result.body, /client-key-data/);
+  });
+
+  it('lets the admin pick whose kubeconfig to download', async () => {
+    await page.goto(`${gateway}/console/#/tenants`);
+    await page.waitForSelector('[data-tenant="acme"]');
+    await page.$eval('button[aria-label="Download kubeconfig of acme"]', (b) => (b as HTMLButtonElement).click());
+    await page.waitForSelector('dialog.confirm[open] #kubeconfig-user');
+    const options = await page.$$eval('#kubeconfig-user option', (os) => os.map((o) => [o.getAttribute('value'), o.textContent]));
+    assert.deepEqual(options, [['alice', 'alice (admin)'], ['bob', 'bob']], 'the first admin first, and chosen');
+    await page.select('#kubeconfig-user', 'bob');
+    await page.click('dialog.confirm button.primary');
+    await page.waitForFunction(() => /Downloaded acme-bob\.kubeconfig: it lets its holder act as bob in acme/.test(document.getElementById('notice')?.textContent ?? ''));
+  });
+
+  it('ends the live stream when the token expires, and the page asks to sign in again', async () => {
+    const upstream = createUpstream({ path: env.up.adminKubeconfigPath });
+    // Long enough to sign in on a loaded machine, short enough to wait for.
+    const short = await mintPlatformAdminToken((await loadGatewaySecrets(upstream)).signingKeys, 'short-lived', 20);
+    const other = await env.browser.createBrowserContext();
+    try {
+      const p = await other.newPage();
+      await p.goto(`${gateway}/console/`);
+      await p.waitForSelector('#token');
+      await p.type('#token', short);
+      await p.click('form.sign-in button[type=submit]');
+      await p.waitForSelector('[data-tenant="acme"]');
+      await p.waitForFunction(() => /Live/.test(document.getElementById('live')?.textContent ?? ''));
+      // The server's `expired` event, not a failed reconnect: the page says the token expired.
+      await p.waitForFunction(() => /session ended: the token expired/.test(document.getElementById('sign-in-error')?.textContent ?? ''), { timeout: 90_000 });
+      assert.equal(await p.evaluate(() => sessionStorage.getItem('warren.console.token')), null, 'the expired token is gone');
+    } finally {
+      await other.close();
+    }
   });
 
   it('suspends and resumes a tenant, and deletes one only after its name is typed', async () => {

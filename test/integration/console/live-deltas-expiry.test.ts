@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { serveLive } from '../../../src/console/server/console-live.ts';
-import type { ConsoleSource, LiveUpdate } from '../../../src/console/server/console-source.ts';
+import type { ConsoleSource } from '../../../src/console/server/console-source.ts';
+import { fakeConsoleSource } from './fake-console-source.ts';
 import type { ConsoleState, TenantRow } from '../../../src/console/view/console-types.ts';
 import { applyDelta, type ConsoleDelta } from '../../../src/console/view/state-delta.ts';
 import { parseEvents } from '../../../src/console/view/event-stream.ts';
@@ -13,27 +14,6 @@ import { eventually } from '../../helpers/poll.ts';
 
 const row = (name: string, replicas: number): TenantRow => ({ name, id: 'abc123', displayName: '', phase: 'Ready', users: [], admins: [], usage: [], members: [], createdAt: '', suspended: false, replicas });
 const stateOf = (rows: TenantRow[], revision: string): ConsoleState => ({ tenants: rows, members: [], placement: { tenants: rows.map((r) => r.name), members: [], cells: [], health: {} }, revision });
-
-function fakeSource(initial: ConsoleState): { source: ConsoleSource; publish: (s: ConsoleState) => void; listeners: () => number } {
-  const listeners = new Set<(u: LiveUpdate) => void>();
-  let current = initial;
-  const source = {
-    state: async () => current,
-    tenant: () => undefined,
-    namespaces: () => [],
-    bindings: () => [],
-    subscribe: (l: (u: LiveUpdate) => void) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    stop: () => undefined,
-  } as ConsoleSource;
-  const publish = (state: ConsoleState): void => {
-    current = state;
-    listeners.forEach((l) => l({ state, previous: undefined, delta: () => undefined }));
-  };
-  return { source, publish, listeners: () => listeners.size };
-}
 
 async function withServer(source: ConsoleSource, endsAt: number | undefined, body: (url: string, open: Set<ServerResponse>) => Promise<void>): Promise<void> {
   const open = new Set<ServerResponse>();
@@ -71,7 +51,7 @@ function reader(res: Response): { events: { event: string; data: string }[]; end
 
 describe('console live stream: deltas and expiry', { timeout: 60_000 }, () => {
   it('sends the whole state once, then the changed rows only; an unchanged state sends nothing', async () => {
-    const { source, publish, listeners } = fakeSource(stateOf([row('acme', 1), row('globex', 2)], '1'));
+    const { source, publish, listeners } = fakeConsoleSource(stateOf([row('acme', 1), row('globex', 2)], '1'));
     await withServer(source, undefined, async (url) => {
       const controller = new AbortController();
       const res = await fetch(url, { signal: controller.signal });
@@ -94,7 +74,7 @@ describe('console live stream: deltas and expiry', { timeout: 60_000 }, () => {
   });
 
   it('ends at the credential\'s expiry with an `expired` event, and lets go of its subscription', async () => {
-    const { source, listeners } = fakeSource(stateOf([row('acme', 1)], '1'));
+    const { source, listeners } = fakeConsoleSource(stateOf([row('acme', 1)], '1'));
     await withServer(source, Date.now() + 1_500, async (url, open) => {
       const res = await fetch(url);
       const r = reader(res);
@@ -108,7 +88,7 @@ describe('console live stream: deltas and expiry', { timeout: 60_000 }, () => {
   });
 
   it('a credential already expired gets its state and the end at once', async () => {
-    const { source } = fakeSource(stateOf([], '1'));
+    const { source } = fakeConsoleSource(stateOf([], '1'));
     await withServer(source, Date.now() - 1, async (url) => {
       const r = reader(await fetch(url));
       await r.ended;

@@ -7,37 +7,22 @@ import { createServer, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { serveLive } from '../../../src/console/server/console-live.ts';
-import type { ConsoleSource, LiveUpdate } from '../../../src/console/server/console-source.ts';
+import type { ConsoleSource } from '../../../src/console/server/console-source.ts';
+import { fakeConsoleSource } from './fake-console-source.ts';
 import type { ConsoleState } from '../../../src/console/view/console-types.ts';
 import { eventually } from '../../helpers/poll.ts';
 
+/** About 1 MiB per state, a different one each time (a delta carries the changed row whole): a few pushes exceed the 4 MiB the stream may hold for a reader. */
 function bigSource(): { source: ConsoleSource; push: () => void; listeners: () => number } {
-  const listeners = new Set<(u: LiveUpdate) => void>();
-  // About 1 MiB per state, a different one each time (a delta carries the changed row whole): a few
-  // pushes exceed the 4 MiB the stream may hold for a reader.
-  let n = 0;
   const stateOf = (i: number): ConsoleState => ({
     tenants: [{ name: 'x', pad: `${'x'.repeat(1024 * 1024)}${i}` }],
     members: [],
     placement: { tenants: [], members: [], cells: [], health: {} },
     revision: String(i),
   }) as unknown as ConsoleState;
-  const source = {
-    state: async () => stateOf(n),
-    tenant: () => undefined,
-    namespaces: () => [],
-    bindings: () => [],
-    subscribe: (l: (u: LiveUpdate) => void) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    stop: () => undefined,
-  } as ConsoleSource;
-  const push = (): void => {
-    const state = stateOf(++n);
-    listeners.forEach((l) => l({ state, previous: undefined, delta: () => undefined }));
-  };
-  return { source, push, listeners: () => listeners.size };
+  let n = 0;
+  const fake = fakeConsoleSource(stateOf(n));
+  return { source: fake.source, push: () => fake.publish(stateOf(++n)), listeners: fake.listeners };
 }
 
 describe('console live stream: a reader that stops reading', { timeout: 120_000 }, () => {
