@@ -9,6 +9,7 @@
 // refreshed the object) and is logged only when it keeps happening.
 import { ApiError } from '../../core/api-error.ts';
 import type { WorkQueue } from '../../workqueue/work-queue.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 const BATCH = 200;
 const QUIET_CONFLICTS = 5;
@@ -28,13 +29,13 @@ export function startSimWorker(queue: WorkQueue, handle: (key: string) => void, 
   function failed(key: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     if (!isConflict(err)) {
-      log(`simulator: reconcile ${key} failed: ${message}`);
+      log(levelled('warn', `simulator: reconcile ${key} failed: ${message}`));
       queue.addRateLimited(key);
       return;
     }
     const attempts = (conflicts.get(key) ?? 0) + 1;
     conflicts.set(key, attempts);
-    if (attempts > QUIET_CONFLICTS) log(`simulator: reconcile ${key} failed (attempt ${attempts}): ${message}`);
+    if (attempts > QUIET_CONFLICTS) log(levelled('warn', `simulator: reconcile ${key} failed (attempt ${attempts}): ${message}`));
     queue.addAfter(key, Math.min(5 * attempts, 100));
   }
 
