@@ -4,7 +4,7 @@
 // reconnect starts with a whole state again), and stops for good on 401/403
 // or when the server says the credential expired.
 import { ApiFailure, call } from './api.ts';
-import { parseEvents } from '../../src/console/view/event-stream.ts';
+import { readEvents } from '../../src/console/view/event-stream.ts';
 import type { ConsoleState } from '../../src/console/view/console-types.ts';
 import type { ConsoleDelta } from '../../src/console/view/state-delta.ts';
 
@@ -25,26 +25,16 @@ export function followLive(handlers: LiveHandlers): () => void {
       controller = new AbortController();
       try {
         const res = await call('/console/api/live', { signal: controller.signal, headers: { Accept: 'text/event-stream' } });
-        const reader = res.body?.getReader();
-        if (!reader) throw new Error('no stream');
+        if (!res.body) throw new Error('no stream');
         handlers.status('Live', true);
         pause = 1000;
-        const decoder = new TextDecoder();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          const parsed = parseEvents(buffer);
-          buffer = parsed.rest;
-          for (const e of parsed.events) {
-            if (e.event === 'state') handlers.state(JSON.parse(e.data) as ConsoleState);
-            else if (e.event === 'delta') handlers.delta(JSON.parse(e.data) as ConsoleDelta);
-            else if (e.event === 'expired') {
-              stopped = true;
-              handlers.expired((JSON.parse(e.data) as { message?: string }).message ?? 'your credential expired');
-              return;
-            }
+        for await (const e of readEvents(res.body)) {
+          if (e.event === 'state') handlers.state(JSON.parse(e.data) as ConsoleState);
+          else if (e.event === 'delta') handlers.delta(JSON.parse(e.data) as ConsoleDelta);
+          else if (e.event === 'expired') {
+            stopped = true;
+            handlers.expired((JSON.parse(e.data) as { message?: string }).message ?? 'your credential expired');
+            return;
           }
         }
       } catch (err) {

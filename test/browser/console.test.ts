@@ -108,6 +108,21 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
   let gateway = '';
   const acmeKubeconfig = (): string => join(env.dataDir, 'tenants', 'acme.kubeconfig');
 
+  /** Signs in with `token` in a tab of its own (a fresh session), then runs `check` there. */
+  async function inFreshTab(token: string, check: (p: Page) => Promise<void>): Promise<void> {
+    const other = await env.browser.createBrowserContext();
+    try {
+      const p = await other.newPage();
+      await p.goto(`${gateway}/console/`);
+      await p.waitForSelector('#token');
+      await p.type('#token', token);
+      await p.click('form.sign-in button[type=submit]');
+      await check(p);
+    } finally {
+      await other.close();
+    }
+  }
+
   before(async () => {
     env = await startConsoleEnv(browser.path ?? '');
     page = env.page;
@@ -227,18 +242,10 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
     const none = await gatewayGet(`${gateway}/console/api/state`, { ca: acme.ca });
     assert.equal(none.status, 401, 'no credential');
     // In the browser: the tenant's token is refused at sign-in, in words.
-    const other = await env.browser.createBrowserContext();
-    try {
-      const p = await other.newPage();
-      await p.goto(`${gateway}/console/`);
-      await p.waitForSelector('#token');
-      await p.type('#token', token);
-      await p.click('form.sign-in button[type=submit]');
+    await inFreshTab(token, async (p) => {
       await p.waitForFunction(() => /belongs to a tenant/.test(document.getElementById('sign-in-error')?.textContent ?? ''));
       assert.equal(await p.evaluate(() => sessionStorage.getItem('warren.console.token')), null);
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('downloads a kubeconfig only on request, as YAML with a file name; the state carries no credential', async () => {
@@ -274,21 +281,13 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
     const upstream = createUpstream({ path: env.up.adminKubeconfigPath });
     // Long enough to sign in on a loaded machine, short enough to wait for.
     const short = await mintPlatformAdminToken((await loadGatewaySecrets(upstream)).signingKeys, 'short-lived', 20);
-    const other = await env.browser.createBrowserContext();
-    try {
-      const p = await other.newPage();
-      await p.goto(`${gateway}/console/`);
-      await p.waitForSelector('#token');
-      await p.type('#token', short);
-      await p.click('form.sign-in button[type=submit]');
+    await inFreshTab(short, async (p) => {
       await p.waitForSelector('[data-tenant="acme"]');
       await p.waitForFunction(() => /Live/.test(document.getElementById('live')?.textContent ?? ''));
       // The server's `expired` event, not a failed reconnect: the page says the token expired.
       await p.waitForFunction(() => /session ended: the token expired/.test(document.getElementById('sign-in-error')?.textContent ?? ''), { timeout: 90_000 });
       assert.equal(await p.evaluate(() => sessionStorage.getItem('warren.console.token')), null, 'the expired token is gone');
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('suspends and resumes a tenant, and deletes one only after its name is typed', async () => {

@@ -1,6 +1,8 @@
-// Server-sent events, both ways (pure): the server formats one event, the
-// browser splits its buffer into complete events. Only the parts the console
-// uses: `event:` and `data:` lines; comments (heartbeats) are skipped.
+// Server-sent events, both ways: the server formats one event, the browser
+// splits its buffer into complete events (pure), and readEvents yields them
+// off a fetch body as they arrive (the browser's live.ts and the tests). Only
+// the parts the console uses: `event:` and `data:` lines; comments
+// (heartbeats) are skipped.
 
 export function formatEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -21,4 +23,19 @@ export function parseEvents(buffer: string): { events: { event: string; data: st
     if (data.length > 0) events.push({ event, data: data.join('\n') });
   }
   return { events, rest };
+}
+
+/** The events of a server-sent event stream, as they arrive (a fetch Response body, in the browser or Node). */
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: string }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    const parsed = parseEvents(buffer);
+    buffer = parsed.rest;
+    yield* parsed.events;
+  }
 }

@@ -9,7 +9,7 @@ import type { ConsoleSource } from '../../../src/console/server/console-source.t
 import { fakeConsoleSource } from './fake-console-source.ts';
 import type { ConsoleState, TenantRow } from '../../../src/console/view/console-types.ts';
 import { applyDelta, type ConsoleDelta } from '../../../src/console/view/state-delta.ts';
-import { parseEvents } from '../../../src/console/view/event-stream.ts';
+import { readEvents } from '../../../src/console/view/event-stream.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 const row = (name: string, replicas: number): TenantRow => ({ name, id: 'abc123', displayName: '', phase: 'Ready', users: [], admins: [], usage: [], members: [], createdAt: '', suspended: false, replicas });
@@ -32,19 +32,10 @@ async function withServer(source: ConsoleSource, endsAt: number | undefined, bod
 /** Reads events off the stream as they come. */
 function reader(res: Response): { events: { event: string; data: string }[]; ended: Promise<void> } {
   const events: { event: string; data: string }[] = [];
+  assert.ok(res.body);
+  const body = res.body;
   const ended = (async () => {
-    const stream = res.body?.getReader();
-    assert.ok(stream);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await stream.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const parsed = parseEvents(buffer);
-      buffer = parsed.rest;
-      events.push(...parsed.events);
-    }
+    for await (const e of readEvents(body)) events.push(e);
   })();
   return { events, ended };
 }
