@@ -43,7 +43,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'console/web/**/*.ts'],
     plugins: { warren: layers },
     rules: { 'warren/layers': 'error' },
   },

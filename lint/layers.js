@@ -34,6 +34,10 @@ export const ALLOWED = {
   'controllers/*': [...BELOW_TENANTS, 'tenants', 'controllers/runtime'],
 };
 
+/** The console's browser code (outside src/, bundled by esbuild) and the one part of src/ it may import. */
+const BROWSER = 'console/web';
+const BROWSER_MAY_IMPORT = 'src/console/view';
+
 /** The layer of a repo-relative path under src/, or undefined (composition roots, outside src/). */
 export function layerOf(rel) {
   const parts = rel.split('/');
@@ -61,12 +65,19 @@ export const layersRule = {
   },
   create(context) {
     const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
-    const from = layerOf(file);
+    const from = file.startsWith(`${BROWSER}/`) ? BROWSER : layerOf(file);
     if (!from) return {};
     const check = (node) => {
       const spec = node?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      if (from === BROWSER) {
+        // The page's code runs in the browser: its own files and the console's pure view models, nothing else.
+        if (!target.startsWith(`${BROWSER}/`) && !target.startsWith(`${BROWSER_MAY_IMPORT}/`)) {
+          context.report({ node, messageId: 'outward', data: { from, to: target, spec } });
+        }
+        return;
+      }
       const to = layerOf(target);
       if (to === undefined) {
         // A composition root (src/cli, src/up, src/warren.ts) is above everything.

@@ -29,6 +29,8 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/controllers/runtime/x.ts', "import { x } from '../../workqueue/work-queue.ts';"),
     at('src/workqueue/work-queue.ts', "import { x } from '../core/backoff.ts';"),
     at('src/gateway/server.ts', "import { x } from '../console/server/console-routes.ts';"),
+    at('console/web/live.ts', "import { x } from '../../src/console/view/state-delta.ts';"),
+    at('console/web/main.ts', "import { x } from './api.ts';"),
     at('src/console/server/tenant-actions.ts', "import { x } from '../../tenants/tenant-kubeconfig.ts';"),
   ],
   invalid: [
@@ -46,6 +48,8 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
     at('src/workqueue/x.ts', "import { x } from '../kube/informer.ts';"),
     at('src/core/x.ts', "import { x } from '../workqueue/work-queue.ts';"),
     at('src/console/server/x.ts', "import { x } from '../../gateway/identity.ts';"),
+    at('console/web/x.ts', "import { x } from '../../src/console/server/console-routes.ts';"),
+    at('console/web/x.ts', "import { x } from '../../src/core/types.ts';"),
     at('src/console/server/x.ts', "import { x } from '../../up/wait-for-tenants.ts';"),
     at('src/gateway/server.ts', "import { x } from '../warren.ts';"),
     at('src/controllers/onboarding/x.ts', "import { x } from '../../console/view/console-types.ts';"),
