@@ -19,10 +19,13 @@ const CLIENTS = 16;
 const OBJECTS = Number(process.env.WARREN_BENCH_WT_OBJECTS ?? 3_000);
 /** Creates and updates go in blocks, the two ways taking turns, so outside load hits both alike. */
 const BLOCKS = 6;
+// Blocks of whole objects: otherwise blocks overlap by a name, and the GETs ask for names never created.
+if (!Number.isInteger(OBJECTS / BLOCKS)) throw new Error(`WARREN_BENCH_WT_OBJECTS (${OBJECTS}) must be a multiple of ${BLOCKS}`);
 const GET_SEQUENTIAL = 3_000;
 const GET_WARMUP = 300;
 const PAYLOAD = 900;
-const QUOTA = `namespaces=20,objectsPerResource=${OBJECTS * 2},cpu=16,memory=64Gi,storage=500Gi`;
+/** WARREN_BENCH_WT_QUOTA overrides (an A/B without the count quota). */
+const QUOTA = process.env.WARREN_BENCH_WT_QUOTA ?? `namespaces=20,objectsPerResource=${OBJECTS * 2},cpu=16,memory=64Gi,storage=500Gi`;
 
 type Way = 'direct' | 'gateway';
 const WAYS: Way[] = ['direct', 'gateway'];

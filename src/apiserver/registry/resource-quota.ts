@@ -110,7 +110,11 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
   if (!def.namespaced || !namespace) return;
   const quotas = store.list('resourcequotas', { namespace }).items;
   if (quotas.length === 0) return;
-  const existing = store.list(storageKey(def), { namespace }).items.filter((o) => counts(def, o));
+  // Listed only once a key concerns the object: a quota that counts nothing of this kind (Warren's
+  // tenant-quota view counts none) must not make every create list and parse its whole collection
+  // (issue 18: a create through the gateway cost the host 6 ms against 0.8 ms direct, growing with the namespace).
+  let listed: KubeObject[] | undefined;
+  const existing = (): KubeObject[] => (listed ??= store.list(storageKey(def), { namespace }).items.filter((o) => counts(def, o)));
   for (const quota of quotas) {
     const scopes = scopesOf(quota);
     if (!inScope(def, obj, scopes)) continue;
@@ -119,7 +123,7 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
       const requested = usageOf(def, obj, key);
       if (requested === undefined || requested === 0) continue;
       const limit = quantityNumber(limitText) ?? 0;
-      const used = existing.filter((o) => inScope(def, o, scopes)).reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0);
+      const used = existing().filter((o) => inScope(def, o, scopes)).reduce((sum, o) => sum + (usageOf(def, o, key) ?? 0), 0);
       if (used + requested > limit) {
         const what = def.group ? `${def.resource}.${def.group}` : def.resource;
         throw new ApiError('Forbidden', `${what} "${obj.metadata.name ?? ''}" is forbidden: exceeded quota: ${quota.metadata.name ?? ''}, requested: ${key}=${format(key, requested)}, used: ${key}=${format(key, used)}, limited: ${key}=${limitText}`, {

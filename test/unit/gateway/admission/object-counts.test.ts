@@ -1,7 +1,9 @@
 // The count quota's counters: reservations are exact under concurrency (never
 // more stored than the limit, whatever the interleaving of reserves and
 // outcomes), the count is read from upstream once per TTL rather than per
-// create, and a reload never runs while a reservation is in flight.
+// create; an exact read (the only kind that refuses) never runs while a
+// reservation is in flight, and an expiry in a burst below the limit reads
+// again beside the burst instead of draining it (issue 18).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -94,18 +96,63 @@ describe('object counts', () => {
     assert.deepEqual(caps, [5, 50, 5], 'expired');
   });
 
+  it('an expiry in a burst below the limit reads again beside it: nobody waits, the count becomes an upper bound', async () => {
+    let now = 0;
+    const counts = createObjectCounts({ ttlMs: 1_000, now: () => now });
+    let stored = 0;
+    let loads = 0;
+    let finishLoad: (() => void) | undefined;
+    const load = async (): Promise<LoadedCount> => {
+      loads++;
+      if (loads === 2) await new Promise<void>((r) => { finishLoad = r; }); // the refresh, held until the test lets it end
+      return { count: stored, complete: true };
+    };
+    const take = () => counts.reserve({ tenantId: 't', resource: '/configmaps', limit: 4, load });
+    const first = await take();
+    assert.ok('reservation' in first);
+    now = 1_000; // expired, with a create in flight
+    const second = await take();
+    assert.ok('reservation' in second, 'admitted at once, not after the burst drained');
+    assert.equal(loads, 2, 'a refresh started beside the burst');
+    // The first create lands, and the refresh's LIST sees it; then it commits while the LIST is out.
+    stored = 1;
+    first.reservation.commit();
+    finishLoad?.();
+    await tick();
+    await tick();
+    // Listed 1 + 1 committed while listing = 2 (one too many, never too few) + 1 in flight = 3 of 4.
+    const third = await take();
+    assert.ok('reservation' in third);
+    // 2 + 2 in flight = 4: the upper bound would refuse, so the exact path decides, after the burst drains.
+    let fourth: Awaited<ReturnType<typeof take>> | undefined;
+    const waiting = take().then((r) => { fourth = r; });
+    await tick();
+    assert.equal(fourth, undefined, 'an upper bound does not refuse');
+    stored = 2;
+    second.reservation.commit();
+    stored = 3;
+    third.reservation.commit();
+    await waiting;
+    assert.equal(loads, 3, 'an exact read once nothing was in flight');
+    assert.ok(fourth && 'reservation' in fourth, 'exactly 3 stored of 4: the fourth fits');
+  });
+
   it('property: whatever the interleaving, stored objects never exceed the limit', async () => {
-    type Step = { kind: 'reserve' } | { kind: 'settle'; index: number; outcome: 'commit' | 'release' | 'unknown' } | { kind: 'stale' } | { kind: 'tick' };
+    type Step = { kind: 'reserve' } | { kind: 'settle'; index: number; outcome: 'commit' | 'release' | 'unknown' } | { kind: 'stale' } | { kind: 'tick' } | { kind: 'expire' };
     const step: fc.Arbitrary<Step> = fc.oneof(
       { arbitrary: fc.constant({ kind: 'reserve' as const }), weight: 4 },
       { arbitrary: fc.record({ kind: fc.constant('settle' as const), index: fc.nat(40), outcome: fc.constantFrom('commit' as const, 'release' as const, 'unknown' as const) }), weight: 3 },
       { arbitrary: fc.constant({ kind: 'stale' as const }), weight: 1 },
       { arbitrary: fc.constant({ kind: 'tick' as const }), weight: 1 },
+      // The TTL passes: the next reservation reads again, exact when nothing is in flight, else beside the burst.
+      { arbitrary: fc.constant({ kind: 'expire' as const }), weight: 1 },
     );
     await fc.assert(fc.asyncProperty(fc.nat(6), fc.integer({ min: 1, max: 8 }), fc.array(step, { maxLength: 60 }), async (initial, limit, steps) => {
-      const counts = createObjectCounts();
+      let now = 0;
+      const counts = createObjectCounts({ ttlMs: 1_000, now: () => now });
       let stored = initial;
-      const load = async (): Promise<LoadedCount> => { await tick(); return { count: stored, complete: true }; };
+      // The LIST's snapshot is taken a tick after it was sent, and its answer comes a tick later: creates may settle in between.
+      const load = async (): Promise<LoadedCount> => { await tick(); const seen = stored; await tick(); return { count: seen, complete: true }; };
       const open: Reservation[] = [];
       let waiting = 0;
       const settle = (r: Reservation, outcome: 'commit' | 'release' | 'unknown'): void => {
@@ -125,6 +172,8 @@ describe('object counts', () => {
           if (r) settle(r, s.outcome);
         } else if (s.kind === 'stale') {
           counts.stale('t');
+        } else if (s.kind === 'expire') {
+          now += 1_000;
         } else {
           await tick();
         }
