@@ -46,6 +46,8 @@ function weight(file) {
 }
 
 const running = new Set();
+/** Each running file's accounting directory (readCost), removed also when the runner is interrupted. */
+const accountingDirs = new Set();
 
 /**
  * What a file cost besides its wall time: the CPU seconds of its own process tree (the test, its `warren serve`
@@ -79,6 +81,7 @@ function runFile(file) {
   const accounting = mkdtempSync(join(tmpdir(), 'warren-real-cost-'));
   const timeFile = join(accounting, 'time');
   const statsFile = join(accounting, 'stats');
+  accountingDirs.add(accounting);
   return new Promise((resolve) => {
     // The file as its own program, from the compiled TypeScript (scripts/ts-files.mjs), under
     // /usr/bin/time when there is one (its CPU); the cap below is its time limit.
@@ -102,6 +105,7 @@ function runFile(file) {
       const seconds = (Date.now() - started) / 1000;
       const result = { file, code: capped ? 'killed at the cap' : (code ?? signal), seconds, ...readCost(timeFile, statsFile) };
       rmSync(accounting, { recursive: true, force: true });
+      accountingDirs.delete(accounting);
       process.stdout.write(`\n[real tier] ===== ${file}: ${result.code === 0 ? 'pass' : `FAIL (${result.code})`} in ${seconds.toFixed(0)} s =====\n${output}\n`);
       if (process.env.WARREN_REAL_LOG_DIR) {
         mkdirSync(process.env.WARREN_REAL_LOG_DIR, { recursive: true });
@@ -119,6 +123,7 @@ export async function runRealTier(files) {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       for (const child of running) try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+      for (const dir of accountingDirs) rmSync(dir, { recursive: true, force: true });
       process.exit(130);
     });
   }
