@@ -15,8 +15,8 @@
 // control planes to their watchdog (test/helpers/real-kube.ts) and its `warren serve`
 // to exit-with-parent; test/real/watchdog.test.ts proves both.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setInterval, clearInterval, setTimeout, clearTimeout } from 'node:timers';
 import { TS_REGISTER } from './ts-files.mjs';
@@ -46,16 +46,50 @@ function weight(file) {
 }
 
 const running = new Set();
+/** Each running file's accounting directory (readCost), removed also when the runner is interrupted. */
+const accountingDirs = new Set();
+
+/**
+ * What a file cost besides its wall time: the CPU seconds of its own process tree (the test, its `warren serve`
+ * and kubectl children: /usr/bin/time's user + system, which counts waited-for children), the CPU seconds of its
+ * control planes' daemons (etcd, kube-apiserver, controller-manager: started under setsid, outside that tree;
+ * test/helpers/real-kube.ts writes them to WARREN_REAL_STATS as it stops each), and its control-plane starts
+ * (restarts of one apiserver or etcd included).
+ */
+function readCost(timeFile, statsFile) {
+  const cost = { cpu: undefined, planeCpu: 0, starts: 0 };
+  if (existsSync(timeFile)) {
+    const [user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    if (Number.isFinite(user) && Number.isFinite(system)) cost.cpu = user + system;
+  }
+  if (existsSync(statsFile)) {
+    for (const line of readFileSync(statsFile, 'utf8').split('\n').filter(Boolean)) {
+      let entry;
+      try { entry = JSON.parse(line); } catch { continue; }
+      if (entry.start) cost.starts += 1;
+      if (entry.cpu) cost.planeCpu += entry.seconds;
+    }
+  }
+  return cost;
+}
+
+const TIME = '/usr/bin/time';
 
 function runFile(file) {
   const started = Date.now();
   console.log(`[real tier] start ${file} (${running.size + 1} running)`);
+  const accounting = mkdtempSync(join(tmpdir(), 'warren-real-cost-'));
+  const timeFile = join(accounting, 'time');
+  const statsFile = join(accounting, 'stats');
+  accountingDirs.add(accounting);
   return new Promise((resolve) => {
-    // The file as its own program, from the compiled TypeScript (scripts/ts-files.mjs); the cap
-    // below is its time limit.
-    const child = spawn(process.execPath, [
-      '--import', TS_REGISTER, '--test-reporter=spec', file,
-    ], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // The file as its own program, from the compiled TypeScript (scripts/ts-files.mjs), under
+    // /usr/bin/time when there is one (its CPU); the cap below is its time limit.
+    const command = [process.execPath, '--import', TS_REGISTER, '--test-reporter=spec', file];
+    const timed = existsSync(TIME) ? [TIME, '-o', timeFile, '-f', '%U %S', ...command] : command;
+    const child = spawn(timed[0], timed.slice(1), {
+      stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, WARREN_REAL_STATS: statsFile },
+    });
     running.add(child);
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
@@ -69,7 +103,9 @@ function runFile(file) {
       clearTimeout(timer);
       running.delete(child);
       const seconds = (Date.now() - started) / 1000;
-      const result = { file, code: capped ? 'killed at the cap' : (code ?? signal), seconds };
+      const result = { file, code: capped ? 'killed at the cap' : (code ?? signal), seconds, ...readCost(timeFile, statsFile) };
+      rmSync(accounting, { recursive: true, force: true });
+      accountingDirs.delete(accounting);
       process.stdout.write(`\n[real tier] ===== ${file}: ${result.code === 0 ? 'pass' : `FAIL (${result.code})`} in ${seconds.toFixed(0)} s =====\n${output}\n`);
       if (process.env.WARREN_REAL_LOG_DIR) {
         mkdirSync(process.env.WARREN_REAL_LOG_DIR, { recursive: true });
@@ -87,6 +123,7 @@ export async function runRealTier(files) {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       for (const child of running) try { process.kill(-child.pid, signal); } catch { /* already gone */ }
+      for (const dir of accountingDirs) rmSync(dir, { recursive: true, force: true });
       process.exit(130);
     });
   }
@@ -103,10 +140,13 @@ export async function runRealTier(files) {
   clearInterval(sampler);
   results.sort((a, b) => a.file.localeCompare(b.file));
   const width = Math.max(...results.map((r) => r.file.length));
-  console.log(`\nreal tier, wall time per file (${JOBS} at a time, file cap ${FILE_CAP_MS / 1000} s):`);
-  for (const r of results) console.log(`  ${r.file.padEnd(width)}  ${r.seconds.toFixed(0).padStart(4)} s  ${r.code === 0 ? 'pass' : `FAIL (${r.code})`}`);
+  const secs = (n) => (n === undefined ? '?' : n.toFixed(0)).padStart(5);
+  console.log(`\nreal tier per file (${JOBS} at a time, file cap ${FILE_CAP_MS / 1000} s): wall s, CPU s of the test process tree, CPU s of its control planes, control-plane starts`);
+  console.log(`  ${'file'.padEnd(width)}   wall    cpu  plane starts`);
+  for (const r of results) console.log(`  ${r.file.padEnd(width)}  ${secs(r.seconds)}  ${secs(r.cpu)}  ${secs(r.planeCpu)}  ${String(r.starts).padStart(5)}  ${r.code === 0 ? 'pass' : `FAIL (${r.code})`}`);
   const failed = results.filter((r) => r.code !== 0);
-  console.log(`  ${'total (wall)'.padEnd(width)}  ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s  ${failed.length === 0 ? 'pass' : `${failed.length} failed`}`);
+  const sum = (key) => results.reduce((a, r) => a + (r[key] ?? 0), 0);
+  console.log(`  ${'total'.padEnd(width)}  ${secs((Date.now() - began) / 1000)}  ${secs(sum('cpu'))}  ${secs(sum('planeCpu'))}  ${String(sum('starts')).padStart(5)}  ${failed.length === 0 ? 'pass' : `${failed.length} failed`}`);
   const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
   console.log(`  load average (1 min) during the run: min ${Math.min(...loads).toFixed(1)}, mean ${mean.toFixed(1)}, max ${Math.max(...loads).toFixed(1)}`);
   return failed.length === 0 ? 0 : 1;

@@ -5,7 +5,7 @@
 // the last resort for a process that exits early, and a watchdog (below) stops
 // the set when the test process dies without calling it (a runner timeout, SIGKILL).
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -160,6 +160,38 @@ async function stopDaemon(pidFile: string): Promise<void> {
   if (alive()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
 }
 
+/**
+ * The tier's accounting (scripts/real-tier.mjs sets WARREN_REAL_STATS to a file per test file): one JSON line per
+ * control-plane start, and one per daemon with the CPU seconds it used, read from /proc just before it is
+ * stopped. The control planes run under setsid, outside the test process's tree, so the runner's own CPU figure
+ * for a file does not include them; this does.
+ */
+function account(line: Record<string, unknown>): void {
+  const file = process.env.WARREN_REAL_STATS;
+  if (file) try { appendFileSync(file, `${JSON.stringify(line)}\n`); } catch { /* accounting never fails a test */ }
+}
+
+/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+function accountDaemons(planeDir: string, daemons: string[] = ['etcd', 'apiserver', 'kcm']): void {
+  if (!process.env.WARREN_REAL_STATS) return;
+  for (const daemon of daemons) {
+    try {
+      const pid = readFileSync(join(planeDir, `${daemon}.pid`), 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The fields after the command name (in parentheses, may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      account({ cpu: daemon, plane: planeDir, seconds: (Number(fields[11]) + Number(fields[12])) / USER_HZ });
+    } catch { /* not running */ }
+  }
+}
+
+function accountSet(dir: string): void {
+  if (!process.env.WARREN_REAL_STATS) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory() && entry.name !== 'bin') accountDaemons(join(dir, entry.name));
+}
+
 /** The file in a set's directory listing the paths it removes with itself (adopt()), one a line. */
 const ADOPTED = 'adopted-paths';
 
@@ -193,6 +225,7 @@ export function realKubeSet(): RealKubeSet {
       const args = ['start', name, String(port)];
       if (opts.controllerManager === false || opts.controllers) args.push('--no-controller-manager');
       if (opts.tokens) seedCredentials(join(dir, name), name, opts.tokens);
+      account({ start: name });
       const starting = timed(`control plane ${name} started (with its wait for the machine's start lock)`, locked(...args));
       const kubeconfigPath = (await starting).split('\n').pop() ?? '';
       if (opts.controllers) startControllers(join(dir, name), opts.controllers);
@@ -201,9 +234,9 @@ export function realKubeSet(): RealKubeSet {
         // The fault (the stop) happens at once; only the start waits its turn for the lock. Stopped inside the
         // lock, the stop itself waited behind other files' starts (220 s at load 40), and a test timing what
         // follows the stop (watches ending) timed the queue instead.
-        restartApiserver: async () => { await stopDaemon(join(dir, name, 'apiserver.pid')); await timed(`${name} apiserver restarted`, locked('restart-apiserver', name)); },
-        restartEtcd: async () => { await stopDaemon(join(dir, name, 'etcd.pid')); await timed(`${name} etcd restarted`, locked('restart-etcd', name)); },
-        stop: async () => { await sh('wipe', name); },
+        restartApiserver: async () => { accountDaemons(join(dir, name), ['apiserver']); account({ start: `${name} apiserver` }); await stopDaemon(join(dir, name, 'apiserver.pid')); await timed(`${name} apiserver restarted`, locked('restart-apiserver', name)); },
+        restartEtcd: async () => { accountDaemons(join(dir, name), ['etcd']); account({ start: `${name} etcd` }); await stopDaemon(join(dir, name, 'etcd.pid')); await timed(`${name} etcd restarted`, locked('restart-etcd', name)); },
+        stop: async () => { accountDaemons(join(dir, name)); await sh('wipe', name); },
       };
     },
     adopt(path) {
@@ -211,6 +244,7 @@ export function realKubeSet(): RealKubeSet {
     },
     async stopAll() {
       try {
+        accountSet(dir);
         await sh('stop-all');
       } finally {
         const adopted = existsSync(join(dir, ADOPTED)) ? readFileSync(join(dir, ADOPTED), 'utf8').split('\n').filter(Boolean) : [];

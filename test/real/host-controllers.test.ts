@@ -115,10 +115,16 @@ describe('a host that runs controllers (ADR 0023)', { timeout: 600_000, ...(skip
     // previous test's new image may still be on its way to member2), so the engine has a status to report.
     const admins = w.members.map((m) => new KubeHttp(m.kubeconfig));
     const path = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`;
+    // 180 s: at load 27 (session 9's second whole run) 90 s ran out here; the last health seen goes into the
+    // timeout's message, so a failure says whether a member's status never came or never turned Healthy.
+    let health = '(no answer yet)';
     await eventually(async () => {
-      for (const admin of admins) if (!(await reportReplicasRunning(admin, path, 1))) return false;
-      return (await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}')) === 'Healthy Healthy';
-    }, 'both members healthy in the binding', { timeoutMs: 90_000 });
+      for (const admin of admins) if (!(await reportReplicasRunning(admin, path, 1))) { health = 'a member\'s status write did not land yet'; return false; }
+      health = await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}');
+      return health === 'Healthy Healthy';
+    }, 'both members healthy in the binding', { timeoutMs: 180_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}; the binding's health last read: ${JSON.stringify(health)}`);
+    });
     const d = await w.hostHttp.get(`/apis/apps/v1/namespaces/${acmeId}-default/deployments/nginx`);
     assert.equal(d.status, 200);
     const writers = new Set((d.body.metadata.managedFields as ManagedField[]).filter((f) => f.fieldsV1?.['f:status'] !== undefined).map((f) => f.manager));
