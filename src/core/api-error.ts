@@ -148,9 +148,24 @@ export function internalError(message: string): ApiError {
   return new ApiError('InternalError', `Internal error occurred: ${message}`);
 }
 
-/** Anything thrown that is not an ApiError becomes a 500 that does not leak internals. */
-export function toApiError(err: unknown): ApiError {
+/**
+ * kube's answer to a failure it did not foresee (NewGenericServerResponse for a 500):
+ * a fixed sentence, naming only the request's id so an operator can find the logged
+ * cause. The cause itself (a message with a file path, a host address, another
+ * tenant's name) never reaches the client.
+ */
+export function unexpectedError(requestId?: string): ApiError {
+  const said = requestId ? `request ${requestId}` : 'unknown';
+  return new ApiError('InternalError', `an error on the server ("${said}") has prevented the request from succeeding`, {
+    causes: [{ type: 'UnexpectedServerResponse', message: said }],
+  });
+}
+
+/**
+ * Anything thrown that is not an ApiError becomes kube's generic 500: its message is
+ * for the log (with `requestId`), never for the client.
+ */
+export function toApiError(err: unknown, requestId?: string): ApiError {
   if (err instanceof ApiError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return internalError(message);
+  return unexpectedError(requestId);
 }

@@ -115,14 +115,15 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
     if (deps.inFlight?.draining) res.setHeader('Connection', 'close');
     let tenantId: string | undefined;
     let cause: unknown;
-    const run = (): Promise<void> => handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => {
-      cause = err;
-      sendGatewayError(res, toApiError(err), tenantId);
-    });
     // The lines about a request (a 5xx, a guard refusal) carry its Audit-ID (set by the observer)
     // explicitly. Not through an AsyncLocalStorage scope: on Node 20 that turns on async hooks for
     // every promise and cost ~0.7 ms per GET in the gateway bench (1.59 vs 0.82 ms p50).
     const auditID = res.getHeader('Audit-ID');
+    // An unexpected error's 500 names the Audit-ID only; its cause goes to the log line below.
+    const run = (): Promise<void> => handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => {
+      cause = err;
+      sendGatewayError(res, toApiError(err, typeof auditID === 'string' ? auditID : undefined), tenantId);
+    });
     if (typeof auditID === 'string' && deps.log) {
       const log = deps.log;
       const path = tenantViewUri(req.url ?? '/').split('?')[0];

@@ -1,5 +1,6 @@
 // Writing responses: JSON bodies, Status errors, and content negotiation.
 import type { ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { ApiError, toApiError } from '../../core/api-error.ts';
 
 import { sendJson } from '../../http/json-response.ts';
@@ -7,7 +8,7 @@ import { sendJson } from '../../http/json-response.ts';
 export { sendJson };
 
 export function sendError(res: ServerResponse, err: unknown): void {
-  const apiError = toApiError(err);
+  const apiError = err instanceof ApiError ? err : logUnexpected(err);
   if (res.headersSent) {
     res.destroy();
     return;
@@ -15,6 +16,13 @@ export function sendError(res: ServerResponse, err: unknown): void {
   const headers: Record<string, string> = {};
   if (apiError.details?.retryAfterSeconds) headers['Retry-After'] = String(apiError.details.retryAfterSeconds);
   sendJson(res, apiError.code, apiError.toStatus(), headers);
+}
+
+/** An unforeseen failure: the cause goes to stderr under a fresh id, the client gets kube's generic 500 with that id. */
+function logUnexpected(err: unknown): ApiError {
+  const requestId = randomUUID();
+  console.error(JSON.stringify({ level: 'error', event: 'request-failed', requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+  return toApiError(err, requestId);
 }
 
 export interface AcceptedType {

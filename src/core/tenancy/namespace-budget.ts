@@ -1,6 +1,8 @@
 // Upstream namespaces are DNS labels (63 characters); the prefix `<id>-` takes
 // 7, so a tenant namespace gets 56. A longer one is refused here, in tenant
 // terms, before the upstream can answer with an error that shows the prefix.
+// The shape is checked in tenant terms too: `<id>-` makes `-shop` a valid
+// upstream label (`<id>--shop`), so upstream validation cannot see it.
 import { invalid, type ApiError } from '../api-error.ts';
 import { TENANT_ID_LENGTH } from './tenant-id.ts';
 
@@ -10,14 +12,24 @@ export const NAMESPACE_BUDGET = DNS_LABEL_MAX - (TENANT_ID_LENGTH + 1);
 /** Names of tenant cluster-scoped objects that upstream checks as DNS subdomains. */
 export const CLUSTER_NAME_BUDGET = DNS_SUBDOMAIN_MAX - (TENANT_ID_LENGTH + 1);
 
-/** 422 for a namespace (as the tenant wrote it) longer than the budget, else null. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_LABEL_SHAPE = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+/**
+ * 422 for a namespace (as the tenant wrote it) longer than the budget or not a
+ * DNS label, with kube's messages and the tenant's limit; else null. An empty
+ * name is left to the upstream (generateName, "name or generateName is required").
+ */
 export function checkNamespaceBudget(namespace: string): ApiError | null {
-  if (namespace.length <= NAMESPACE_BUDGET) return null;
-  return invalid({ kind: 'Namespace', name: namespace }, [{
+  const problems: string[] = [];
+  if (namespace.length > NAMESPACE_BUDGET) problems.push(`must be no more than ${NAMESPACE_BUDGET} characters`);
+  if (namespace !== '' && !DNS_LABEL.test(namespace)) problems.push(DNS_LABEL_SHAPE);
+  if (problems.length === 0) return null;
+  return invalid({ kind: 'Namespace', name: namespace }, problems.map((problem) => ({
     type: 'FieldValueInvalid',
     field: 'metadata.name',
-    message: `Invalid value: ${JSON.stringify(namespace)}: must be no more than ${NAMESPACE_BUDGET} characters`,
-  }]);
+    message: `Invalid value: ${JSON.stringify(namespace)}: ${problem}`,
+  })));
 }
 
 /**

@@ -141,8 +141,9 @@ export function translateRequest(ctx: TenantContext, info: RequestInfo, query: U
     throw refuse(ctx, info.subresource ? { ...info, resource: `${info.resource}/${info.subresource}` } : info, c.row.readOnly);
   }
   const namespacedRow = c.class !== 'tenant-custom' && c.row.namespaced;
-  // A namespaced resource without a namespace only exists as an all-namespaces collection.
-  if (namespacedRow && !info.namespace && !COLLECTION_VERBS.has(info.verb)) {
+  // A namespaced resource without a namespace only exists as an all-namespaces collection,
+  // which kube serves for list and watch only (its installer registers no DELETE there).
+  if (namespacedRow && !info.namespace && (!COLLECTION_VERBS.has(info.verb) || info.verb === 'deletecollection')) {
     if (info.name) throw notFoundResource();
     throw methodNotAllowed();
   }

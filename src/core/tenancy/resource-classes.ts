@@ -5,6 +5,8 @@ import { BUILTIN_RESOURCES } from '../resources/builtin-resources.ts';
 import { resourceKey } from '../resources/resource-def.ts';
 import { stripPrefix } from './tenant-id.ts';
 import { invalid, type ApiError } from '../api-error.ts';
+import { dns1123SubdomainErrors } from '../selectors/label-syntax.ts';
+import { CLUSTER_NAME_BUDGET } from './namespace-budget.ts';
 
 export type ResourceClass =
   /** namespace prefixed, name as is */
@@ -166,13 +168,24 @@ export function isCustomGroup(group: string): boolean {
 
 /** 422 in kube's words for a tenant CRD (as the tenant wrote it) in a group it may not claim, else null. */
 export function checkCrdGroup(crdName: string, group: string): ApiError | null {
-  const why = crdGroupRefusal(group);
-  if (why === undefined) return null;
-  return invalid({ kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', name: crdName }, [{
+  const why = [crdGroupRefusal(group), ...groupShapeErrors(group)].filter((w): w is string => w !== undefined);
+  if (why.length === 0) return null;
+  return invalid({ kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', name: crdName }, why.map((w) => ({
     type: 'FieldValueInvalid',
     field: 'spec.group',
-    message: `Invalid value: ${JSON.stringify(group)}: ${why}`,
-  }]);
+    message: `Invalid value: ${JSON.stringify(group)}: ${w}`,
+  })));
+}
+
+/**
+ * The group's shape in tenant terms: `<id>-` makes `-example.com` a valid upstream
+ * subdomain, so only this check sees it; the length is the tenant's budget, not 253.
+ */
+function groupShapeErrors(group: string): string[] {
+  if (group === '') return [];
+  const shape = dns1123SubdomainErrors(group).filter((e) => !e.startsWith('must be no more than'));
+  if (group.length > CLUSTER_NAME_BUDGET) shape.unshift(`must be no more than ${CLUSTER_NAME_BUDGET} characters`);
+  return shape;
 }
 
 /**

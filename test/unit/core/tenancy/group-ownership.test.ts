@@ -95,6 +95,18 @@ describe('CRD groups are classified by ownership, never by suffix', () => {
     assert.equal(checkCrdGroup('foos.a.com', 'a.com'), null);
   });
 
+  it('a CRD group valid only once prefixed (leading "-") or over the budget is a 422 in tenant terms (property)', () => {
+    const kubeSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+    const chars = fc.constantFrom(...'ab0-.'.split(''));
+    fc.assert(fc.property(fc.array(chars, { minLength: 1, maxLength: 30 }).map((c) => `${c.join('')}.com`), (group) => {
+      fc.pre(crdGroupRefusal(group) === undefined);
+      const err = checkCrdGroup(`foos.${group}`, group);
+      assert.equal(err === null, kubeSubdomain.test(group), `${JSON.stringify(group)}: ${err?.message}`);
+    }));
+    const long = checkCrdGroup('foos.x', `${'a'.repeat(247)}.com`);
+    assert.match(long?.message ?? '', /must be no more than 246 characters/);
+  });
+
   it('property: B\'s discovery and OpenAPI never show A\'s groups or A\'s id', () => {
     fc.assert(fc.property(tenantIdArb, tenantIdArb, fc.array(tenantGroupArb(tenantIdArb), { minLength: 1, maxLength: 6 }), (a, b, groupsOfA) => {
       fc.pre(a !== b && !b.startsWith(`${a}-`));

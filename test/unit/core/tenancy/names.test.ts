@@ -91,4 +91,19 @@ describe('namespace budget', () => {
     assert.equal(status.details?.causes?.[0]?.field, 'metadata.name');
     assert.match(status.message ?? '', /must be no more than 56 characters/);
   });
+  it('refuses a name that is a DNS label only once prefixed (leading "-"), in tenant terms', () => {
+    const err = checkNamespaceBudget('-shop');
+    assert.ok(err, '`<id>--shop` is a valid upstream label; `-shop` is not a namespace name in kube');
+    const status = err.toStatus();
+    assert.equal(status.code, 422);
+    assert.match(status.message ?? '', /^Namespace "-shop" is invalid: metadata\.name: Invalid value: "-shop": a lowercase RFC 1123 label/);
+  });
+  it('accepts exactly the DNS labels kube accepts, within the budget (property)', () => {
+    const kubeLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+    const chars = fc.constantFrom(...'ab0-.A_\u00e9'.split(''));
+    fc.assert(fc.property(fc.array(chars, { minLength: 1, maxLength: 70 }).map((c) => c.join('')), (name) => {
+      const accepted = checkNamespaceBudget(name) === null;
+      assert.equal(accepted, kubeLabel.test(name) && name.length <= NAMESPACE_BUDGET, `${JSON.stringify(name)}: accepted=${accepted}`);
+    }));
+  });
 });

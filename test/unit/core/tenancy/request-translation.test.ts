@@ -74,6 +74,8 @@ describe('request translation', () => {
     { name: 'unknown resource', method: 'GET', url: '/apis/apps/v1/namespaces/dev/widgets', code: 404, message: /could not find/ },
     { name: 'unknown reserved group', method: 'GET', url: '/apis/resource.k8s.io/v1/resourceclaims', code: 404, message: /could not find/ },
     { name: 'namespaced object without namespace', method: 'GET', url: '/api/v1/pods/web', code: 404, message: /could not find/ },
+    // kube registers only list and watch at the all-namespaces path of a namespaced resource.
+    { name: 'deletecollection across all namespaces', method: 'DELETE', url: '/api/v1/configmaps?labelSelector=team%3Dshared', code: 405, message: /does not allow this method/ },
   ];
   for (const c of refusals) {
     it(`refuses ${c.name}`, () => {
