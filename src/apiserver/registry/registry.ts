@@ -16,6 +16,7 @@ import {
   checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
+import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
 import { listObjects, listObjectsJson } from './list.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import { watchObjects, type StoredWatchEvent } from './watch.ts';
@@ -212,6 +213,11 @@ export class Registry implements ResourceApi {
       }
       throw notFound({ group: def.group, resource: def.resource, name });
     }
+    // A PUT's uid is a precondition (kube's defaultUpdatedObjectInfo): real 1.20 answers 409, not 422.
+    const uid = input.metadata.uid;
+    if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) {
+      throw conflict({ group: def.group, resource: def.resource, name }, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+    }
     const wanted = input.metadata.resourceVersion;
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -318,6 +324,9 @@ export class Registry implements ResourceApi {
       obj = { ...old, status: input.status };
       if (input.status === undefined) delete obj.status;
     } else {
+      // kube's ValidateObjectMetaUpdate (a patch's, an apply's uid; a PUT's was a precondition): an empty one takes the stored one.
+      const uid = input.metadata.uid;
+      if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) throwIfInvalid(def, old, [invalidValue('metadata.uid', uid, FIELD_IMMUTABLE)]);
       obj = { ...input, apiVersion: old.apiVersion, kind: old.kind, metadata: prepareUpdateMeta(input.metadata, old.metadata) };
       if (def.subresources?.status && !hooks.statusWritableOnMain) {
         if (old.status === undefined) delete obj.status;
