@@ -216,7 +216,9 @@ export class Registry implements ResourceApi {
     // A PUT's uid is a precondition (kube's defaultUpdatedObjectInfo): real 1.20 answers 409, not 422.
     const uid = input.metadata.uid;
     if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) {
-      throw conflict({ group: def.group, resource: def.resource, name }, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+      // Worded as real 1.20's etcd3 store words it, key included (kube's default key; a few kinds use another prefix there).
+      const storageKey = `/registry/${def.resource}/${namespace ? `${namespace}/` : ''}${name}`;
+      throw conflict({ group: def.group, resource: def.resource, name }, `StorageError: invalid object, Code: 4, Key: ${storageKey}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
     }
     const wanted = input.metadata.resourceVersion;
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
@@ -325,8 +327,12 @@ export class Registry implements ResourceApi {
       if (input.status === undefined) delete obj.status;
     } else {
       // kube's ValidateObjectMetaUpdate (a patch's, an apply's uid; a PUT's was a precondition): an empty one takes the stored one.
+      // Real 1.20 lists the cause twice (its common-fields check and the kind's own both run it); the message says it once.
       const uid = input.metadata.uid;
-      if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) throwIfInvalid(def, old, [invalidValue('metadata.uid', uid, FIELD_IMMUTABLE)]);
+      if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) {
+        const cause = invalidValue('metadata.uid', uid, FIELD_IMMUTABLE);
+        throwIfInvalid(def, old, [cause, { ...cause }]);
+      }
       obj = { ...input, apiVersion: old.apiVersion, kind: old.kind, metadata: prepareUpdateMeta(input.metadata, old.metadata) };
       if (def.subresources?.status && !hooks.statusWritableOnMain) {
         if (old.status === undefined) delete obj.status;
