@@ -47,7 +47,7 @@ describe('registry writes in turns', () => {
     // The neighbour asks again on every turn of the loop while the write is under way.
     const neighbour = async (): Promise<void> => {
       while (!committed) {
-        assert.equal(registry.get(cm, 'default', 'small').data?.a, 'b');
+        assert.equal((registry.get(cm, 'default', 'small').data as Record<string, string> | undefined)?.a, 'b');
         served.push(committed);
         await yieldToLoop();
       }
