@@ -62,6 +62,28 @@ describe('CRUD', { timeout: 60_000 }, () => {
     assert.equal(res.body.metadata.creationTimestamp, created.metadata.creationTimestamp);
   });
 
+  it('a uid unlike the stored one: PUT 409 (a precondition), server-side apply 422 metadata.uid field is immutable; nothing changes', async () => {
+    const ns = await ctx.namespaces.create();
+    const created = (await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('uid'))).body;
+    const other = '00000000-0000-0000-0000-000000000001';
+    const put = await ctx.http.put(`/api/v1/namespaces/${ns}/configmaps/uid`, { ...created, metadata: { ...created.metadata, uid: other }, data: { key: 'new' } });
+    // A PUT's uid is a precondition (409); an apply's is validated as immutable (422).
+    assert.equal(put.status, 409, JSON.stringify(put.body));
+    assert.equal(put.body.reason, 'Conflict');
+    assert.equal(put.body.message, `Operation cannot be fulfilled on configmaps "uid": StorageError: invalid object, Code: 4, Key: /registry/configmaps/${ns}/uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${other}, UID in object meta: ${created.metadata.uid}`);
+    const apply = await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/uid?fieldManager=m&force=true`, PATCH.apply,
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'uid', uid: other }, data: { key: 'applied' } }));
+    assert.equal(apply.status, 422, JSON.stringify(apply.body));
+    assert.equal(apply.body.reason, 'Invalid');
+    assert.equal(apply.body.message, `ConfigMap "uid" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`);
+    const cause = { reason: 'FieldValueInvalid', message: `Invalid value: "${other}": field is immutable`, field: 'metadata.uid' };
+    assert.deepEqual(apply.body.details.causes, [cause, cause], 'real 1.20 lists the cause twice');
+    const now = (await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/uid`)).body;
+    assert.equal(now.metadata.uid, created.metadata.uid);
+    assert.equal(now.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.deepEqual(now.data, created.data);
+  });
+
   it('409 Conflict on a stale resourceVersion, and the object is left as it was', async () => {
     const ns = await ctx.namespaces.create();
     const created = (await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('c'))).body;

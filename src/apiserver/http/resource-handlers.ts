@@ -7,7 +7,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Registry } from '../registry/registry.ts';
 import type { WriteOptions } from '../registry/resource-api.ts';
 import { decodeBody, decodeBodyInSteps, patchKindOf, readBody } from '../../http/request-body.ts';
-import { yieldIfLarge } from '../../http/yield-to-loop.ts';
+import { STEP_BODY_BYTES, yieldIfLarge, yieldToLoop } from '../../http/yield-to-loop.ts';
 import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
 import { serveWatch, type WatchSettings } from './watch-stream.ts';
@@ -50,8 +50,8 @@ function sendObject(ctx: ResourceContext, code: number, obj: KubeObject, headers
 /**
  * A large body is read, parsed (in slices: json-slices.ts), written and answered in separate
  * turns of the loop (yield-to-loop.ts): a neighbour's GET waits for one step, not for all of
- * them (issue 13). The registry's write itself stays one synchronous step, so that nothing
- * else touches the object between its read and its commit.
+ * them (issue 13). The registry's write of a large body takes turns too, between its phases
+ * (registry/write-turns.ts), and commits only if the object is still the version it read.
  */
 async function bodyOf(ctx: ResourceContext): Promise<unknown> {
   const raw = await readBody(ctx.req);
@@ -61,9 +61,13 @@ async function bodyOf(ctx: ResourceContext): Promise<unknown> {
   return value;
 }
 
+function isLarge(ctx: ResourceContext): boolean {
+  return Number(ctx.req.headers['content-length'] ?? 0) >= STEP_BODY_BYTES;
+}
+
 /** The turn before a large write's answer is serialised. */
 function yieldBeforeAnswer(ctx: ResourceContext): Promise<void> {
-  return yieldIfLarge(Number(ctx.req.headers['content-length'] ?? 0));
+  return isLarge(ctx) ? yieldToLoop() : Promise.resolve();
 }
 
 export async function handleResource(ctx: ResourceContext): Promise<void> {
@@ -107,7 +111,8 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       const options = writeOptions(query, ctx.req.headers['user-agent'], '');
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
       const body = await bodyOf(ctx);
-      const created = registry.create(def, namespace, body as KubeObject, options);
+      const input = body as KubeObject;
+      const created = isLarge(ctx) ? await registry.createInTurns(def, namespace, input, options, yieldToLoop) : registry.create(def, namespace, input, options);
       await yieldBeforeAnswer(ctx);
       sendObject(ctx, 201, created, warningHeaders(options));
       return;
@@ -117,7 +122,8 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
       const body = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
-      const updated = registry.update(def, namespace, info.name, body as KubeObject, options);
+      const input = body as KubeObject;
+      const updated = isLarge(ctx) ? await registry.updateInTurns(def, namespace, info.name, input, options, yieldToLoop) : registry.update(def, namespace, info.name, input, options);
       await yieldBeforeAnswer(ctx);
       sendObject(ctx, existed ? 200 : 201, updated, warningHeaders(options));
       return;
@@ -131,7 +137,7 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       applyFieldManager(options, ctx.req.headers['user-agent'], type === 'apply');
       const body = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
-      const patched = registry.patch(def, namespace, info.name, type, body, options);
+      const patched = isLarge(ctx) ? await registry.patchInTurns(def, namespace, info.name, { type, body }, options, yieldToLoop) : registry.patch(def, namespace, info.name, type, body, options);
       await yieldBeforeAnswer(ctx);
       sendObject(ctx, existed ? 200 : 201, patched, warningHeaders(options));
       return;

@@ -16,6 +16,7 @@ import {
   checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
+import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
 import { listObjects, listObjectsJson } from './list.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import { watchObjects, type StoredWatchEvent } from './watch.ts';
@@ -25,6 +26,7 @@ import { admitAgainstQuotas } from './resource-quota.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
 import { CarriedFieldsCache } from './carried-fields-cache.ts';
 import type { TrackedUpdate } from '../../core/patch/track-update.ts';
+import { runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -121,7 +123,31 @@ export class Registry implements ResourceApi {
   }
 
   create(def: ResourceDef, namespace: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
-    return this.insert(def, namespace, input, options);
+    return runNow(this.insert(def, namespace, input, options));
+  }
+
+  update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
+    return runNow(this.updateSteps(def, namespace, name, input, options));
+  }
+
+  patch(def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, options: WriteOptions = {}): KubeObject {
+    return runNow(this.patchSteps(def, namespace, name, type, body, options));
+  }
+
+  /**
+   * The same writes with a turn of the event loop (`between`) between their phases, for large
+   * bodies (write-turns.ts): the commit re-checks the resourceVersion read at the start.
+   */
+  createInTurns(def: ResourceDef, namespace: string, input: KubeObject, options: WriteOptions, between: () => Promise<void>): Promise<KubeObject> {
+    return writeInTurns(() => this.insert(def, namespace, input, options), options, between);
+  }
+
+  updateInTurns(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions, between: () => Promise<void>): Promise<KubeObject> {
+    return writeInTurns(() => this.updateSteps(def, namespace, name, input, options), options, between);
+  }
+
+  patchInTurns(def: ResourceDef, namespace: string, name: string, patch: { type: PatchType; body: unknown }, options: WriteOptions, between: () => Promise<void>): Promise<KubeObject> {
+    return writeInTurns(() => this.patchSteps(def, namespace, name, patch.type, patch.body, options), options, between);
   }
 
   /** The core Event definition behind events.k8s.io Events (they are written as core Events). */
@@ -131,10 +157,10 @@ export class Registry implements ResourceApi {
     return core;
   }
 
-  private insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): KubeObject {
+  private *insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
-      return this.present(def, this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
+      return this.present(def, yield* this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'create');
     checkBodyShape(input);
@@ -147,13 +173,14 @@ export class Registry implements ResourceApi {
       throwIfInvalid(def, obj, [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
-    obj = this.normalizeAndValidate(def, obj, undefined, options);
+    obj = yield* this.normalizeAndValidate(def, obj, undefined, options);
     // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
     admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
     admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
     let tracked: TrackedUpdate<KubeObject> | undefined;
     if (!options.skipManagedFields) obj = (tracked = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) })).object;
     if (options.dryRun) return this.present(def, obj);
+    yield;
     const key = this.key(def, namespace, obj.metadata.name ?? '');
     try {
       const stored = this.store.create(key, obj);
@@ -162,16 +189,16 @@ export class Registry implements ResourceApi {
     } catch (err) {
       if (err instanceof ApiError && err.reason === 'AlreadyExists' && input.metadata.generateName && !input.metadata.name) {
         // kube retries generateName collisions internally; one retry is plenty at our name space size.
-        return this.insert(def, namespace, input, options);
+        return yield* this.insert(def, namespace, input, options);
       }
       throw err;
     }
   }
 
-  update(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions = {}): KubeObject {
+  private *updateSteps(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
-      return this.present(def, this.update(this.coreEvents(), namespace, name, toCoreEvent(input), options));
+      return this.present(def, yield* this.updateSteps(this.coreEvents(), namespace, name, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'update');
     checkBodyShape(input);
@@ -182,18 +209,25 @@ export class Registry implements ResourceApi {
     const old = this.store.get(key);
     if (!old) {
       if (CREATE_ON_UPDATE.has(def.resource) && !options.subresource) {
-        return this.create(def, namespace, { ...input, metadata: { ...input.metadata, name } }, options);
+        return yield* this.insert(def, namespace, { ...input, metadata: { ...input.metadata, name } }, options);
       }
       throw notFound({ group: def.group, resource: def.resource, name });
+    }
+    // A PUT's uid is a precondition (kube's defaultUpdatedObjectInfo): real 1.20 answers 409, not 422.
+    const uid = input.metadata.uid;
+    if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) {
+      // Worded as real 1.20's etcd3 store words it, key included (kube's default key; a few kinds use another prefix there).
+      const storageKey = `/registry/${def.resource}/${namespace ? `${namespace}/` : ''}${name}`;
+      throw conflict({ group: def.group, resource: def.resource, name }, `StorageError: invalid object, Code: 4, Key: ${storageKey}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
     }
     const wanted = input.metadata.resourceVersion;
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    return this.replace(def, old, { ...input, metadata: { ...input.metadata, name } }, options);
+    return yield* this.replace(def, old, { ...input, metadata: { ...input.metadata, name } }, options);
   }
 
-  patch(def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, options: WriteOptions = {}): KubeObject {
+  private *patchSteps(def: ResourceDef, namespace: string, name: string, type: PatchType, body: unknown, options: WriteOptions): WriteSteps<KubeObject> {
     this.requireVerb(def, 'patch');
     const key = this.key(def, namespace, name);
     const old = this.store.get(key);
@@ -205,16 +239,18 @@ export class Registry implements ResourceApi {
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
       const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
-      return this.insert(def, namespace, created, { ...options, skipManagedFields: true });
+      yield;
+      return yield* this.insert(def, namespace, created, { ...options, skipManagedFields: true });
     }
     const patched = applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
+    yield;
     checkNameMatches(patched, name);
     const wanted = patched.metadata.resourceVersion;
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    if (isEventsV1(def)) return this.present(def, this.replace(this.coreEvents(), old, toCoreEvent(patched), { ...options, skipManagedFields: type === 'apply' }));
-    return this.replace(def, old, patched, { ...options, skipManagedFields: type === 'apply' });
+    if (isEventsV1(def)) return this.present(def, yield* this.replace(this.coreEvents(), old, toCoreEvent(patched), { ...options, skipManagedFields: type === 'apply' }));
+    return yield* this.replace(def, old, patched, { ...options, skipManagedFields: type === 'apply' });
   }
 
   delete(def: ResourceDef, namespace: string, name: string, options: DeleteOptions = {}): KubeObject {
@@ -281,7 +317,7 @@ export class Registry implements ResourceApi {
   }
 
   /** The shared second half of update and patch: old exists, input is the desired object. */
-  private replace(def: ResourceDef, old: KubeObject, input: KubeObject, options: InternalWrite): KubeObject {
+  private *replace(def: ResourceDef, old: KubeObject, input: KubeObject, options: InternalWrite): WriteSteps<KubeObject> {
     const now = this.now();
     const hooks = kindHooks(def);
     let obj: KubeObject;
@@ -290,6 +326,13 @@ export class Registry implements ResourceApi {
       obj = { ...old, status: input.status };
       if (input.status === undefined) delete obj.status;
     } else {
+      // kube's ValidateObjectMetaUpdate (a patch's, an apply's uid; a PUT's was a precondition): an empty one takes the stored one.
+      // Real 1.20 lists the cause twice (its common-fields check and the kind's own both run it); the message says it once.
+      const uid = input.metadata.uid;
+      if (uid !== undefined && uid !== '' && uid !== old.metadata.uid) {
+        const cause = invalidValue('metadata.uid', uid, FIELD_IMMUTABLE);
+        throwIfInvalid(def, old, [cause, { ...cause }]);
+      }
       obj = { ...input, apiVersion: old.apiVersion, kind: old.kind, metadata: prepareUpdateMeta(input.metadata, old.metadata) };
       if (def.subresources?.status && !hooks.statusWritableOnMain) {
         if (old.status === undefined) delete obj.status;
@@ -304,7 +347,7 @@ export class Registry implements ResourceApi {
       }
     }
     obj = hooks.prepareForUpdate(obj, old, { now, store: this.store });
-    obj = this.normalizeAndValidate(def, obj, old, options);
+    obj = yield* this.normalizeAndValidate(def, obj, old, options);
     admitPodSecurity({ store: this.store, def, obj, old, namespace: old.metadata.namespace ?? '', subresource: options.subresource, warnings: options.warnings });
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
     const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
@@ -312,6 +355,7 @@ export class Registry implements ResourceApi {
     if (!options.skipManagedFields) {
       const carried = this.carried.get(key, old.metadata.resourceVersion);
       obj = (tracked = recordUpdateManager({ previous: old, next: obj, options, now, typeName: this.strategy.typeName(def), carried })).object;
+      yield;
     }
     const unchanged = jsonEqual(withoutVolatile(obj), withoutVolatile(old));
     if (unchanged) return this.present(def, old);
@@ -319,16 +363,21 @@ export class Registry implements ResourceApi {
     const specFinalizers = def.group === '' && def.resource === 'namespaces' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
     const finished = obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0;
     if (options.dryRun) return this.present(def, obj);
+    yield;
+    // The commit is a compare-and-swap on the resourceVersion read at the start: a write committed
+    // between this write's turns makes it a Conflict (write-turns.ts computes it again), never a lost update.
     if (finished) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
     const stored = this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion });
     this.carried.put(key, stored.metadata.resourceVersion, tracked?.members ?? 0, tracked?.carry);
     return this.present(def, stored);
   }
 
-  private normalizeAndValidate(def: ResourceDef, input: KubeObject, old: KubeObject | undefined, options: WriteOptions): KubeObject {
+  private *normalizeAndValidate(def: ResourceDef, input: KubeObject, old: KubeObject | undefined, options: WriteOptions): WriteSteps<KubeObject> {
     const unknown = this.strategy.unknownFields(def, input);
     handleUnknownFields(def, unknown, options.fieldValidation, options.warnings);
+    yield;
     const obj = this.strategy.normalize(def, dropPaths(input, unknown));
+    yield;
     const causes = old ? this.strategy.validateUpdate(def, obj, old) : this.strategy.validateCreate(def, obj);
     throwIfInvalid(def, obj, causes);
     return obj;

@@ -61,12 +61,7 @@ export function serialize(managers: TrackedManager[]): ManagedFieldsEntry[] {
   return managers.filter((m) => m.set.size > 0).map((m) => ({ ...m.entry, fieldsV1: m.encoded === true ? m.entry.fieldsV1 : toFieldsV1(m.set) }));
 }
 
-/** Does the set hold `encoded` or any path below it? */
-export function ownsAtOrBelow(set: FieldSet, encoded: string): boolean {
-  return set.has(encoded) || hasChildIn(set, encoded);
-}
-
-/** Does the set hold a path strictly below `encoded`? (Then `encoded` is not a leaf.) */
+/** Does the set hold a path strictly below `encoded`? (Then `encoded` is not a leaf.) A scan of the set: for many paths, use parentsOf (fields-v1.ts). */
 export function hasChildIn(set: FieldSet, encoded: string): boolean {
   const prefix = encoded.slice(0, -1) + ',';
   for (const p of set) if (p.startsWith(prefix)) return true;
