@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, toApiError } from '../../core/api-error.ts';
 
 import { sendJson } from '../../http/json-response.ts';
+import { levelled } from '../../observability/log-line.ts';
 
 export { sendJson };
 
@@ -21,7 +22,7 @@ export function sendError(res: ServerResponse, err: unknown): void {
 /** An unforeseen failure: the cause goes to stderr under a fresh id, the client gets kube's generic 500 with that id. */
 function logUnexpected(err: unknown): ApiError {
   const requestId = randomUUID();
-  console.error(JSON.stringify({ level: 'error', event: 'request-failed', requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
+  console.error(levelled('error', 'a request failed unexpectedly', { event: 'request-failed', requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
   return toApiError(err, requestId);
 }
 
