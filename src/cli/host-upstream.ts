@@ -7,9 +7,10 @@
 // learn the address; the platform admin needs it.
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from '../core/api-error.ts';
+import { currentCluster, type KubeconfigView } from '../kube/kubeconfig-view.ts';
 import { createUpstream } from '../kube/upstream-client.ts';
+import { exportKubeconfig, mergeKubeconfigs, readKubeconfigFile } from './kubeconfig-merge.ts';
 import type { Upstream } from '../kube/upstream.ts';
 
 /** A readable kubeconfig is a file (a directory named in $KUBECONFIG is skipped, as kubectl skips missing ones). */
@@ -40,30 +41,17 @@ export function hostSource(flags: HostFlags, env: Readonly<Record<string, string
 }
 
 /** The merged kubeconfig, with the chosen context current. */
-export function loadHostKubeconfig(source: HostSource, context: string | undefined, exists: (p: string) => boolean = isFile): KubeConfig {
+export function loadHostKubeconfig(source: HostSource, context: string | undefined, exists: (p: string) => boolean = isFile): KubeconfigView {
   const missing = source.paths.find((p) => !exists(p));
   if (source.paths.length === 0 || missing) {
     throw new Error(`no host kubeconfig${missing ? ` at ${missing}` : ''} (from ${source.from}): pass --kubeconfig FILE, set $KUBECONFIG, or --data-dir DIR of a running \`warren up\``);
   }
-  const merged = new KubeConfig();
-  source.paths.forEach((path, i) => {
-    const one = new KubeConfig();
-    one.loadFromFile(path);
-    if (i === 0) {
-      merged.loadFromFile(path);
-      return;
-    }
-    // kubectl's merge: the first file to define a name (or current-context) keeps it.
-    if (!merged.currentContext && one.currentContext) merged.setCurrentContext(one.currentContext);
-    for (const c of one.clusters) if (!merged.getCluster(c.name)) merged.addCluster(c);
-    for (const u of one.users) if (!merged.getUser(u.name)) merged.addUser(u);
-    for (const c of one.contexts) if (!merged.getContextObject(c.name)) merged.addContext(c);
-  });
+  const merged = mergeKubeconfigs(source.paths.map(readKubeconfigFile));
   if (context !== undefined) {
-    if (!merged.getContextObject(context)) throw new Error(`context "${context}" does not exist in ${source.paths.join(', ')}`);
-    merged.setCurrentContext(context);
+    if (!merged.contexts.some((c) => c.name === context)) throw new Error(`context "${context}" does not exist in ${source.paths.join(', ')}`);
+    merged.currentContext = context;
   }
-  if (!merged.getCurrentCluster()) throw new Error(`the kubeconfig ${source.paths.join(', ')} has no current context (pass --context NAME)`);
+  if (!currentCluster(merged)) throw new Error(`the kubeconfig ${source.paths.join(', ')} has no current context (pass --context NAME)`);
   return merged;
 }
 
@@ -77,7 +65,7 @@ function named(err: unknown, server: string, source: HostSource): unknown {
 /** The Upstream to the host; failures to reach it name the address tried. */
 export function hostUpstream(flags: HostFlags, env: Readonly<Record<string, string | undefined>>): Upstream {
   const source = hostSource(flags, env);
-  const upstream = createUpstream({ yaml: loadHostKubeconfig(source, flags.context).exportConfig() });
+  const upstream = createUpstream({ yaml: exportKubeconfig(loadHostKubeconfig(source, flags.context)) });
   const server = upstream.server;
   const rethrow = (err: unknown): never => {
     throw named(err, server, source);

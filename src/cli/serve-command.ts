@@ -10,6 +10,8 @@ import { ConfigError, loadConfig } from '../config/load-config.ts';
 import type { LogLevel } from '../config/config-schema.ts';
 import { ApiError } from '../core/api-error.ts';
 import { createUpstream, kubeconfigNeedsClient, loadKubeClient } from '../kube/upstream-client.ts';
+import { loadHostKubeconfig } from './host-upstream.ts';
+import { exportKubeconfig } from './kubeconfig-merge.ts';
 import { startWarren } from '../warren.ts';
 import { str, type CommandInput } from './cli-io.ts';
 import { jsonLogger } from './log.ts';
@@ -33,9 +35,7 @@ export async function runServeCommand({ io, values }: CommandInput): Promise<num
   const chosen = str({ context }, 'context');
   if (chosen !== undefined) {
     if (!('path' in upstreamKubeconfig)) throw new Error('--context needs a kubeconfig file (not upstream.inCluster)');
-    // Imported here: it loads client-node (kubeconfig merging), which serve needs only with --context.
-    const { loadHostKubeconfig } = await import('./host-upstream.ts');
-    upstreamKubeconfig = { yaml: loadHostKubeconfig({ paths: [upstreamKubeconfig.path], from: 'upstream.kubeconfig' }, chosen).exportConfig() };
+    upstreamKubeconfig = { yaml: exportKubeconfig(loadHostKubeconfig({ paths: [upstreamKubeconfig.path], from: 'upstream.kubeconfig' }, chosen)) };
   }
   const log = jsonLogger('warren', level);
   // An exec or auth-provider user (in cluster: the ServiceAccount token file) needs

@@ -26,7 +26,7 @@ export interface UpOptions {
   /** The gateway's audit log (audit.k8s.io/v1 events, one per line), as `serve`'s audit.logPath. */
   auditLogPath?: string;
   /** Controller tuning passed to startWarren (tests shorten probes and tolerations). */
-  tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'propagation'>;
+  tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'clusterSuccessThresholdMs' | 'propagation'>;
 }
 
 /** The host runs workloads unless the tuning says it does not (a pure control plane, as Karmada's; tests of that model). */

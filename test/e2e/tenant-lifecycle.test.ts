@@ -34,7 +34,9 @@ function certOf(kubeconfig: string): X509Certificate {
   return new X509Certificate(Buffer.from(data, 'base64'));
 }
 
-describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeout: 180_000 }, () => {
+// The suite's deadline covers all its tests; at load 28 they took 205 s and the old 180 s cut the
+// deletion test off mid-way (the warren up was stopped under it). Each wait has its own deadline.
+describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeout: 600_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'warren-lifecycle-e2e-'));
   const dir = join(root, 'data');
   let up: UpProcess | undefined;
@@ -89,15 +91,19 @@ describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeou
 
     assert.equal(ok(await host(['patch', 'tenant', 'expiring', '--type', 'merge', '-p', '{"spec":{"credentials":{"certificateLifetime":"6s"}}}']), 'patch lifetime'),
       'tenant.tenancy.warren.dev/expiring patched\n');
+    // A 6 s certificate that works before its notAfter. Polled as a whole: at load 13-30 reading one
+    // and starting kubectl can take longer than it lives (401 "before expiry", 1 run); a later one must work.
     const short = await eventually(async () => {
       const kc = ok(await warren(['tenant', 'kubeconfig', 'expiring', '--data-dir', dir]), 'kubeconfig');
       const cert = certOf(kc);
-      return cert.serialNumber !== first.serialNumber ? { kc, cert } : undefined;
-    }, 'a certificate with the 6 s lifetime', { timeoutMs: 15_000, intervalMs: 300 });
-    const lifetimeS = (Date.parse(short.cert.validTo) - Date.parse(short.cert.validFrom)) / 1000;
-    assert.ok(lifetimeS >= 5 && lifetimeS <= 7, `lifetime ${lifetimeS} s`);
-    const shortKc = save('ed-6s.kubeconfig', short.kc);
-    assert.equal(ok(await kubectlAs(shortKc)(['get', 'ns', 'default', '-o', 'name']), 'before expiry'), 'namespace/default\n');
+      if (cert.serialNumber === first.serialNumber) return undefined;
+      const lifetimeS = (Date.parse(cert.validTo) - Date.parse(cert.validFrom)) / 1000;
+      assert.ok(lifetimeS >= 5 && lifetimeS <= 7, `lifetime ${lifetimeS} s`);
+      const path = save('ed-6s.kubeconfig', kc);
+      assert.equal(ok(await kubectlAs(path)(['get', 'ns', 'default', '-o', 'name']), 'before expiry'), 'namespace/default\n');
+      return { kc, cert, path };
+    }, 'a certificate with the 6 s lifetime that works before it expires', { timeoutMs: 60_000, intervalMs: 300 });
+    const shortKc = short.path;
 
     // Wait past notAfter (whole seconds on the certificate), then the same kubeconfig is refused.
     const wait = Date.parse(short.cert.validTo) + 1500 - Date.now();
@@ -105,11 +111,16 @@ describe('tenant lifecycle on warren up: revocation, expiry, deletion', { timeou
     expired = await kubectlAs(shortKc)(['get', 'ns', 'default', '-o', 'name']);
     assert.deepEqual([expired.code, expired.stdout], [1, ''], expired.stderr);
 
-    // Rotated: the Secret now holds a newer certificate, which works.
-    const current = ok(await warren(['tenant', 'kubeconfig', 'expiring', '--data-dir', dir]), 'kubeconfig after expiry');
-    assert.notEqual(current, short.kc);
-    assert.ok(Date.parse(certOf(current).validFrom) > Date.parse(short.cert.validFrom), 'a newer certificate');
-    assert.equal(ok(await kubectlAs(save('ed-rotated.kubeconfig', current))(['get', 'ns', 'default', '-o', 'name']), 'rotated'), 'namespace/default\n');
+    // Rotated: the Secret now holds a newer certificate, which works. Polled: the rotated one lives
+    // 6 s too, and at load 30 reading it and starting kubectl took longer (Unauthorized, 1 run);
+    // a later rotation must then work.
+    await eventually(async () => {
+      const current = ok(await warren(['tenant', 'kubeconfig', 'expiring', '--data-dir', dir]), 'kubeconfig after expiry');
+      assert.notEqual(current, short.kc);
+      assert.ok(Date.parse(certOf(current).validFrom) > Date.parse(short.cert.validFrom), 'a newer certificate');
+      assert.equal(ok(await kubectlAs(save('ed-rotated.kubeconfig', current))(['get', 'ns', 'default', '-o', 'name']), 'rotated'), 'namespace/default\n');
+      return true;
+    }, 'a rotated certificate that works', { timeoutMs: 60_000, intervalMs: 300 });
   });
 
   it('expiry: the expired certificate gets 401 Unauthorized, as from kube-apiserver', () => {

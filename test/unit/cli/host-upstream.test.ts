@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostSource, hostUpstream, loadHostKubeconfig } from '../../../src/cli/host-upstream.ts';
+import { currentCluster } from '../../../src/kube/kubeconfig-view.ts';
 
 function kubeconfig(contexts: Array<{ name: string; server: string }>, current?: string): string {
   return JSON.stringify({
@@ -39,8 +40,8 @@ describe('host kubeconfig', () => {
     writeFileSync(a, kubeconfig([{ name: 'dev', server: 'https://dev.example:6443' }]));
     writeFileSync(b, kubeconfig([{ name: 'prod', server: 'https://prod.example:6443' }, { name: 'dev', server: 'https://shadowed.example:6443' }], 'prod'));
     const source = hostSource({}, { KUBECONFIG: `${a}:${b}` });
-    assert.equal(loadHostKubeconfig(source, undefined).getCurrentCluster()?.server, 'https://prod.example:6443');
-    assert.equal(loadHostKubeconfig(source, 'dev').getCurrentCluster()?.server, 'https://dev.example:6443');
+    assert.equal(currentCluster(loadHostKubeconfig(source, undefined))?.server, 'https://prod.example:6443');
+    assert.equal(currentCluster(loadHostKubeconfig(source, 'dev'))?.server, 'https://dev.example:6443');
     assert.throws(() => loadHostKubeconfig(source, 'staging'), /context "staging" does not exist in/);
   });
 
@@ -48,7 +49,7 @@ describe('host kubeconfig', () => {
     const c = join(dir, 'c');
     writeFileSync(c, kubeconfig([{ name: 'only', server: 'https://only.example:6443' }]));
     assert.throws(() => loadHostKubeconfig({ paths: [c], from: '--kubeconfig' }, undefined), /has no current context \(pass --context NAME\)/);
-    assert.equal(loadHostKubeconfig({ paths: [c], from: '--kubeconfig' }, 'only').getCurrentCluster()?.server, 'https://only.example:6443');
+    assert.equal(currentCluster(loadHostKubeconfig({ paths: [c], from: '--kubeconfig' }, 'only'))?.server, 'https://only.example:6443');
   });
 
   it('an unreachable host: the error names the address tried and the kubeconfig', async () => {
