@@ -5,7 +5,8 @@
 // creating them, and the host is left as a restart after an outage leaves it:
 // both Clusters Ready=False with NoExecute taints added long ago (written with
 // kubectl as the platform admin on the host apiserver alone, as the cluster
-// controller would have, although the members are healthy again). After a
+// controller would have, although the members are healthy again), with 20 of
+// acme's ConfigMaps stored just before the kill that the engine never saw. After a
 // second `warren up` on the same data dir, with kubectl 1.27 and 1.33, every
 // binding acme lists ends Scheduled=True on both members, none is ever seen
 // Scheduled=False, and every ConfigMap acme made is on both members.
@@ -102,6 +103,15 @@ describe('warren up restarted under load: every binding of a tenant is scheduled
       const conditions = [{ type: 'Ready', status: 'False', reason: 'ClusterNotReachable', message: 'cluster is not reachable', lastTransitionTime: longAgo }];
       ok(await admin(['patch', 'clusters.cluster.karmada.io', m, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions } })]), `${m} not ready`);
     }
+    // And the tenant's writes the gateway stored just before the kill, which the engine never saw:
+    // templates on the host in the tenant's namespace, as the gateway stores them (prefix, tenant label).
+    const pendingFile = join(dir, 'pending.yaml');
+    writeFileSync(pendingFile, Array.from({ length: 20 }, (_, i) => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: pending-${i}, namespace: ${id}-app, labels: {restart: "yes", tenancy.warren.dev/tenant: ${id}}}
+data: {n: "${i}"}
+`).join('---\n'));
+    ok(await admin(['apply', '-f', pendingFile]), 'the templates stored before the kill');
     const hostExited = new Promise((r) => hostOnly!.once('exit', r));
     hostOnly.kill('SIGTERM');
     await hostExited;
