@@ -10,8 +10,11 @@
 // second `warren up` on the same data dir, with kubectl 1.27 and 1.33, every
 // binding acme lists ends Scheduled=True on both members, none is ever seen
 // Scheduled=False, and every ConfigMap acme made is on both members.
-// The fault tier's restart-scheduling.test.ts pins the same race on `warren
-// serve` with HTTP; this one is the kubectl view of it.
+// The fault tier's restart-scheduling.test.ts pins the race on `warren serve`
+// with HTTP (it failed 5 of 5 before the fix); this is the kubectl view of the
+// outcome. It did NOT fail on the code before the fix (commits 87f64ce and
+// 7249fc6 reverted, two runs, session 9): in `warren up` the cluster controller's
+// first probe apparently wins the race. It guards the user-visible outcome.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
