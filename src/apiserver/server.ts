@@ -25,7 +25,7 @@ import { startNamespaceController } from './builtin-controllers/namespace-contro
 import { startCrdController } from './builtin-controllers/crd-controller.ts';
 import { ensureSystemObjects, startNamespaceBootstrap } from './builtin-controllers/namespace-bootstrap.ts';
 import { startWorkloadSimulator } from './simulator/start-workload-simulator.ts';
-import { versionInfo } from './version.ts';
+import { emulationOf } from './emulation.ts';
 import { writeFileAtomic } from './files.ts';
 import { listen } from '../http/https-listener.ts';
 import { createProgressNotifier } from './http/progress-notify.ts';
@@ -41,6 +41,8 @@ export interface ApiServerOptions {
   /** Interval of watch bookmarks (default 60 s, like kube-apiserver). */
   bookmarkIntervalMs?: number;
   log?: (line: string) => void;
+  /** Show clients this Kubernetes release ("1.20") instead of the build's own (src/apiserver/emulation.ts, ADR 0035). */
+  emulatedVersion?: string;
 }
 
 export interface RunningApiServer {
@@ -57,11 +59,12 @@ export interface RunningApiServer {
 
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
   const host = options.host ?? '127.0.0.1';
+  const emulation = emulationOf(options.emulatedVersion);
   const log = options.log ?? (() => undefined);
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const credentials = await loadCredentials(options.dataDir, host);
   const store: Store = options.dataDir ? await openDurableStore(join(options.dataDir, 'store')) : new MemoryStore();
-  const catalog = new ResourceCatalog();
+  const catalog = new ResourceCatalog(emulation.builtins);
   const registry = new Registry({ store, catalog, strategy: createDefaultStrategy(store) });
   const tokens = await createTokenIssuer(credentials.serviceAccountKey);
   if (!credentials.serviceAccountKey) await saveServiceAccountKey(options.dataDir, tokens.privateJwk());
@@ -76,7 +79,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   ];
   // Like a freshly started kube-apiserver, watches resume only from here on.
   store.startWatchWindow();
-  const simulator = options.simulateWorkloads ? startWorkloadSimulator(registry, { log, kubeletVersion: versionInfo.gitVersion }) : undefined;
+  const simulator = options.simulateWorkloads ? startWorkloadSimulator(registry, { log, kubeletVersion: emulation.version.gitVersion ?? '' }) : undefined;
 
   const shutdownListeners = new Set<() => void>();
   const watches = {
@@ -99,12 +102,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   }, createHandler({
     registry,
     tables: createTablePrinter(registry),
-    openapi: createOpenApiServer(registry),
+    openapi: createOpenApiServer(registry, emulation),
     authenticate: createAuthenticator(credentials.adminToken, tokens),
     authorize: createAuthorizer(store),
     tokens,
     serverAddress: () => address,
-    version: versionInfo,
+    version: emulation.version,
+    aggregatedDiscovery: emulation.aggregatedDiscovery,
     ready: () => ready,
     watches,
   }));

@@ -16,6 +16,7 @@ export async function runApiServerCommand({ io, values }: CommandInput): Promise
     simulateWorkloads: bool(values, 'simulate-workloads'),
     bookmarkIntervalMs: bookmark ? Number(bookmark) * 1000 : undefined,
     log,
+    emulatedVersion: str(values, 'emulated-version'),
   });
   io.out(`warren apiserver ready at ${server.url} (kubeconfig: ${server.kubeconfigPath ?? '-'})\n`);
   await untilSignal();

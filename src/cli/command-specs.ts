@@ -26,6 +26,8 @@ function only(verbs: string[], flag: Omit<FlagSpec, 'verbs'>): FlagSpec {
 }
 
 const HELP: FlagSpec = { name: 'help', short: 'h', type: 'boolean', help: 'Show this help' };
+/** kube-apiserver 1.31+'s flag name for the same idea (ADR 0035); the releases are src/apiserver/emulation.ts's table. */
+const EMULATED_VERSION: FlagSpec = { name: 'emulated-version', type: 'string', value: 'RELEASE', help: 'Show clients this Kubernetes release instead of 1.33 (1.20: its /version, discovery, no OpenAPI v3)' };
 
 /** How the platform-admin commands find the host: like kubectl, plus a `warren up` data dir. */
 export const HOST_FLAGS: FlagSpec[] = [
@@ -67,6 +69,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'data-dir', type: 'string', value: 'DIR', help: 'Where objects are stored (default .warren/apiserver)' },
       { name: 'simulate-workloads', type: 'boolean', help: 'Pretend Deployments and Pods run (status only)' },
       { name: 'bookmark-interval', type: 'string', value: 'SECONDS', help: 'Watch BOOKMARK interval' },
+      EMULATED_VERSION,
       HELP,
     ],
   },
@@ -79,6 +82,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'tenants-dir', type: 'string', value: 'DIR', help: 'Tenant manifests applied at start (default tenants)' },
       { name: 'verbose', short: 'v', type: 'boolean', help: 'Also write the JSON logs on stderr (they always go to DIR/warren.log)' },
       { name: 'audit-log-path', type: 'string', value: 'FILE', help: 'Write the gateway\'s audit events (audit.k8s.io/v1, one per line) here, as serve does' },
+      EMULATED_VERSION,
       HELP,
     ],
   },

@@ -1,4 +1,4 @@
-// `warren up [--data-dir DIR] [--port-base P] [--members N] [--tenants-dir tenants]`:
+// `warren up [--data-dir DIR] [--port-base P] [--members N] [--tenants-dir tenants] [--emulated-version 1.20]`:
 // everything embedded, until Ctrl-C. A second `up` on the same DIR keeps every tenant and object.
 // Its JSON logs always go to DIR/warren.log (and to stderr with --verbose); --audit-log-path
 // writes the gateway's audit events, as `warren serve` does.
@@ -32,6 +32,7 @@ export async function runUpCommand({ io, values }: CommandInput): Promise<number
     tenantsDir: existsSync(tenantsDir) ? tenantsDir : undefined,
     log: fileLogger('warren', logPath, bool(values, 'verbose')),
     ...(auditLogPath ? { auditLogPath } : {}),
+    emulatedVersion: str(values, 'emulated-version'),
     progress: (line) => io.out(`  ${line}\n`),
   });
   io.out(upSummary(up, { dataDir, logPath, auditLogPath }));

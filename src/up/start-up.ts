@@ -26,6 +26,8 @@ export interface UpOptions {
   /** The gateway's audit log (audit.k8s.io/v1 events, one per line), as `serve`'s audit.logPath. */
   auditLogPath?: string;
   /** Controller tuning passed to startWarren (tests shorten probes and tolerations). */
+  /** The Kubernetes release the host and members show clients ("1.20"; default the build's own). */
+  emulatedVersion?: string | undefined;
   tuning?: Pick<WarrenOptions, 'clusterProbeIntervalMs' | 'clusterFailureThresholdMs' | 'clusterSuccessThresholdMs' | 'propagation'>;
 }
 
@@ -51,7 +53,7 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
     const simulateOnHost = hostRunsWorkloads(options);
-    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', simulateWorkloads: simulateOnHost, log: options.log });
+    const host = await startApiServer({ port: portBase + 1, dataDir: join(dataDir, 'host'), clusterName: 'warren-host', simulateWorkloads: simulateOnHost, log: options.log, emulatedVersion: options.emulatedVersion });
     started.push(host);
     const adminKubeconfigPath = join(dataDir, 'admin.kubeconfig');
     await writeFile(adminKubeconfigPath, host.kubeconfig, { mode: 0o600 });
@@ -61,7 +63,7 @@ export async function startUp(options: UpOptions): Promise<RunningUp> {
     const memberKubeconfigPaths: Record<string, string> = {};
     for (let i = 1; i <= options.members; i++) {
       const name = `member${i}`;
-      const member = await startApiServer({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log });
+      const member = await startApiServer({ port: portBase + 1 + i, dataDir: join(dataDir, 'members', name), clusterName: name, simulateWorkloads: true, log: options.log, emulatedVersion: options.emulatedVersion });
       started.push(member);
       members.push(member);
       memberKubeconfigPaths[name] = join(dataDir, 'members', `${name}.kubeconfig`);

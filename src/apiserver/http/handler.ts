@@ -30,6 +30,8 @@ export interface HandlerDeps {
   tokens: TokenIssuer;
   serverAddress: () => string;
   version: object;
+  /** Answer /api and /apis in the apidiscovery.k8s.io form when asked (1.26+; an emulated 1.20 does not). */
+  aggregatedDiscovery: boolean;
   ready: () => boolean;
   watches: WatchSettings;
 }
@@ -121,7 +123,7 @@ function sendPageNotFound(res: ServerResponse): void {
 }
 
 function sendDiscoveryRoot(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, core: boolean): void {
-  const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+  const aggregated = deps.aggregatedDiscovery ? aggregatedDiscoveryVersion(req.headers.accept) : undefined;
   if (aggregated) {
     const apiVersion = `apidiscovery.k8s.io/${aggregated}`;
     sendJson(res, 200, aggregatedDiscovery(deps.registry.catalog, core, apiVersion), {

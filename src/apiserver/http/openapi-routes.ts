@@ -7,6 +7,7 @@ import { openApiV2, openApiV3GroupVersion, openApiV3Index, type CrdSchema } from
 import type { Registry } from '../registry/registry.ts';
 import type { CustomResourceDefinition } from '../crd/crd-types.ts';
 import { parseAccept, sendError } from './respond.ts';
+import type { Emulation } from '../emulation.ts';
 import { encodeOpenApiV2Protobuf, isOpenApiV2ProtobufType, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../core/openapi-protobuf/index.ts';
 
 export interface OpenApiServer {
@@ -27,11 +28,41 @@ function crdSchemas(registry: Registry): CrdSchema[] {
   return out;
 }
 
+type Obj = Record<string, unknown>;
+
+/**
+ * The v2 document as an emulated release publishes it: without the fieldValidation
+ * parameter (before 1.25 no operation listed it, and kubectl then validates on the
+ * client from this document) and with that release's version in info.
+ */
+function asEmulated(doc: Obj, emulation: Emulation): Obj {
+  if (emulation.fieldValidation) return doc;
+  const paths: Obj = {};
+  for (const [path, item] of Object.entries(doc.paths as Obj)) {
+    const operations: Obj = {};
+    for (const [key, op] of Object.entries(item as Obj)) {
+      const params = (op as { parameters?: unknown } | null)?.parameters;
+      operations[key] = Array.isArray(params)
+        ? { ...(op as Obj), parameters: params.filter((p) => (p as { name?: unknown } | null)?.name !== 'fieldValidation') }
+        : op;
+    }
+    paths[path] = operations;
+  }
+  return { ...doc, info: { ...(doc.info as Obj), version: emulation.version.gitVersion }, paths };
+}
+
+/** What a server without /openapi/v3 answers there (before 1.24: no handler, the mux's plain 404). */
+function sendNoOpenApiV3(res: ServerResponse): void {
+  const body = '404 page not found\n';
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 function acceptsJson(req: IncomingMessage): boolean {
   return parseAccept(req.headers.accept).some((a) => a.type === 'application/json' || a.type === '*/*' || a.type === 'application/*');
 }
 
-export function createOpenApiServer(registry: Registry): OpenApiServer {
+export function createOpenApiServer(registry: Registry, emulation: Emulation): OpenApiServer {
   let v2: { json: string; etag: string; protobuf?: Uint8Array } | undefined;
   registry.catalog.onChange(() => {
     v2 = undefined;
@@ -66,7 +97,7 @@ export function createOpenApiServer(registry: Registry): OpenApiServer {
         const resources = registry.catalog.all();
         if (path === '/openapi/v2') {
           if (!v2) {
-            const doc = openApiV2(resources, crdSchemas(registry));
+            const doc = asEmulated(openApiV2(resources, crdSchemas(registry)), emulation);
             const json = JSON.stringify(doc);
             v2 = { json, etag: `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"` };
           }
@@ -78,6 +109,10 @@ export function createOpenApiServer(registry: Registry): OpenApiServer {
           }
           if (!acceptsJson(req)) throw new ApiError('NotAcceptable', 'only application/json and protobuf are served for OpenAPI v2');
           send(req, res, v2.json, v2.etag, false);
+          return;
+        }
+        if (!emulation.openApiV3) {
+          sendNoOpenApiV3(res);
           return;
         }
         if (!acceptsJson(req)) throw new ApiError('NotAcceptable', 'only application/json is served for OpenAPI v3 documents');

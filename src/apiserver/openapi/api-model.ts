@@ -41,6 +41,24 @@ function tagged(schema: Schema, group: string, version: string, kind: string): S
   return { ...schema, [GVK]: [...existing, entry] };
 }
 
+/**
+ * A kind served at a version the client library has no model for (an emulated
+ * release's batch/v1beta1 CronJob, ADR 0035): the model of the same kind at
+ * another version of its group, which has the same fields, untagged so that
+ * only the version served is listed.
+ */
+function borrowedSchema(definitions: Definitions, group: string, version: string, kind: string): Schema | undefined {
+  const own = definitionNameOfKind(group, version, kind);
+  const pkg = own.slice(0, own.length - `${version}.${kind}`.length); // "io.k8s.api.batch."
+  for (const [name, schema] of Object.entries(definitions)) {
+    if (name.startsWith(pkg) && name.endsWith(`.${kind}`) && !name.slice(pkg.length, -kind.length - 1).includes('.')) {
+      const { [GVK]: _tags, ...untagged } = schema;
+      return untagged;
+    }
+  }
+  return undefined;
+}
+
 function buildModel(resources: readonly ResourceDef[], crds: readonly CrdSchema[]): ApiModel {
   const definitions: Definitions = { ...builtinDefinitions(), ...PATH_DEFINITIONS };
   const paths = new Map<string, Record<string, Schema>>();
@@ -55,11 +73,11 @@ function buildModel(resources: readonly ResourceDef[], crds: readonly CrdSchema[
 
   for (const r of resources) {
     const name = definitionNameOfKind(r.group, r.version, r.kind);
-    const schema = definitions[name];
+    const schema = definitions[name] ?? borrowedSchema(definitions, r.group, r.version, r.kind);
     if (!schema) continue; // a kind the installed client does not know: serve it without schema
     definitions[name] = tagged(schema, r.group, r.version, r.kind);
     const listName = definitionNameOfKind(r.group, r.version, r.listKind);
-    const listSchema = definitions[listName];
+    const listSchema = definitions[listName] ?? borrowedSchema(definitions, r.group, r.version, r.listKind);
     if (listSchema) definitions[listName] = tagged(listSchema, r.group, r.version, r.listKind);
     add(groupVersion(r), name, resourcePaths({ ...r, definition: name, ...(listSchema ? { listDefinition: listName } : {}) }));
   }

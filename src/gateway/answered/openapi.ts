@@ -105,6 +105,9 @@ export function createOpenApiService(upstream: Upstream): OpenApiService {
 
   const serveV3Index = async (res: ServerResponse, ctx: TenantContext): Promise<void> => {
     const index = await upstream.request<{ paths?: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3', undefined, { Accept: 'application/json' });
+    // An upstream without OpenAPI v3 (before 1.24, or emulating such a release): the tenant must see none either,
+    // not an empty index (kubectl 1.27+ would then explain from v3 and find nothing).
+    if (index.status !== 200) throw notFound();
     const paths: Record<string, { serverRelativeURL: string }> = {};
     for (const [key, entry] of Object.entries(index.body.paths ?? {})) {
       const group = /^apis\/([^/]+)\//.exec(key)?.[1];
