@@ -1,18 +1,15 @@
 // The name syntaxes of k8s.io/apimachinery/pkg/util/validation, returning the
 // exact messages kube-apiserver puts after `Invalid value: "<name>": `.
 
-import { dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../core/selectors/index.ts';
+import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../core/selectors/index.ts';
 
-const DNS1123_LABEL_MAX = 63;
 export const DNS1123_SUBDOMAIN_MAX = 253;
 export const DNS1035_LABEL_MAX = 63;
 
-const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const configMapKeyFmt = '[-._a-zA-Z0-9]+';
 
 const whole = (fmt: string): RegExp => new RegExp(`^${fmt}$`);
-const dns1123LabelRe = whole(dns1123LabelFmt);
 const dns1035LabelRe = whole(dns1035LabelFmt);
 const configMapKeyRe = whole(configMapKeyFmt);
 
@@ -28,16 +25,8 @@ export function maxLenError(n: number): string {
 
 export const EMPTY_ERROR = 'must be non-empty';
 
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
-  if (!dns1123LabelRe.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, 'my-name', '123-abc'));
-  }
-  return errs;
-}
-
-/** One implementation with the selector parser's (kube's IsDNS1123Subdomain). */
+/** One implementation each with the selector parser's (kube's IsDNS1123Label and IsDNS1123Subdomain). */
+export const isDNS1123Label = dns1123LabelErrors;
 export const isDNS1123Subdomain = dns1123SubdomainErrors;
 
 export function isDNS1035Label(value: string): string[] {

@@ -5,4 +5,4 @@ export type { FieldOperator, FieldRequirement } from './field-selector.ts';
 export {
   parseFieldSelector, formatFieldSelector, matchesFields, fieldValue, escapeFieldValue, unescapeFieldValue,
 } from './field-selector.ts';
-export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors } from './label-syntax.ts';
+export { qualifiedNameErrors, labelValueErrors, dns1123LabelErrors, dns1123SubdomainErrors } from './label-syntax.ts';

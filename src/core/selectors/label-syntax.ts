@@ -7,11 +7,13 @@ const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL_RE = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
 const QUALIFIED_NAME_MAX = 63;
 const LABEL_VALUE_MAX = 63;
+const DNS1123_LABEL_MAX = 63;
 const DNS1123_SUBDOMAIN_MAX = 253;
 
 // Kube builds these with a loop that leaves two spaces before each "or": keep it byte-for-byte.
@@ -44,6 +46,17 @@ export function qualifiedNameErrors(value: string): string[] {
   else if (name.length > QUALIFIED_NAME_MAX) errs.push(`name part ${maxLen(QUALIFIED_NAME_MAX)}`);
   if (!QUALIFIED_NAME_RE.test(name)) {
     errs.push(regexError(`name part ${QUALIFIED_NAME_MSG}`, QUALIFIED_NAME_FMT, ['MyName', 'my.name', '123-abc']));
+  }
+  return errs;
+}
+
+/** IsDNS1123Label: at most 63 lowercase alphanumerics or '-', alphanumeric at both ends. */
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX) errs.push(maxLen(DNS1123_LABEL_MAX));
+  if (!DNS1123_LABEL_RE.test(value)) {
+    errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+      DNS1123_LABEL_FMT, ['my-name', '123-abc']));
   }
   return errs;
 }

@@ -5,15 +5,13 @@
 // upstream label (`<id>--shop`), so upstream validation cannot see it.
 import { invalid, type ApiError } from '../api-error.ts';
 import { TENANT_ID_LENGTH } from './tenant-id.ts';
+import { dns1123LabelErrors } from '../selectors/label-syntax.ts';
 
 const DNS_LABEL_MAX = 63;
 const DNS_SUBDOMAIN_MAX = 253;
 export const NAMESPACE_BUDGET = DNS_LABEL_MAX - (TENANT_ID_LENGTH + 1);
 /** Names of tenant cluster-scoped objects that upstream checks as DNS subdomains. */
 export const CLUSTER_NAME_BUDGET = DNS_SUBDOMAIN_MAX - (TENANT_ID_LENGTH + 1);
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_LABEL_SHAPE = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 /**
  * 422 for a namespace (as the tenant wrote it) longer than the budget or not a
@@ -23,7 +21,8 @@ const DNS_LABEL_SHAPE = "a lowercase RFC 1123 label must consist of lower case a
 export function checkNamespaceBudget(namespace: string): ApiError | null {
   const problems: string[] = [];
   if (namespace.length > NAMESPACE_BUDGET) problems.push(`must be no more than ${NAMESPACE_BUDGET} characters`);
-  if (namespace !== '' && !DNS_LABEL.test(namespace)) problems.push(DNS_LABEL_SHAPE);
+  // The shape only: the length that matters is the tenant's budget above, not kube's 63.
+  if (namespace !== '') problems.push(...dns1123LabelErrors(namespace).filter((e) => !e.startsWith('must be no more than')));
   if (problems.length === 0) return null;
   return invalid({ kind: 'Namespace', name: namespace }, problems.map((problem) => ({
     type: 'FieldValueInvalid',
