@@ -2,7 +2,7 @@
 // per run (scripts/ts-files.mjs, docs/adr/0034-compiled-once-per-run.md).
 // Usage: node scripts/run-tests.mjs [unit|contract|integration|e2e|adversarial|faults|load|browser|real ...];
 // no argument runs every tier but `real` (real kube-apiserver control planes: `npm run test:real`; .ci/run runs it
-// after npm test only with WARREN_CI_REAL=1). `browser` needs Chromium (test/browser/chromium.ts says where it looks).
+// after npm test unless WARREN_CI_REAL=0). `browser` needs Chromium (test/browser/chromium.ts says where it looks).
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
