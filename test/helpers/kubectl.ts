@@ -50,7 +50,10 @@ export async function kubectl(version: string, args: string[], options: KubectlO
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += String(d); });
   child.stderr.on('data', (d) => { stderr += String(d); });
-  child.stdin.end(options.input ?? '');
+  // kubectl reads stdin only for `-f -`; when it exits first, writing to it fails with EPIPE on a
+  // loaded machine. That says nothing about the command, whose exit code and output are the result.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(options.input);
   const timer = setTimeout(() => { stderr += `\n[killed after ${timeoutMs}ms]`; child.kill('SIGKILL'); }, timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
   clearTimeout(timer);
