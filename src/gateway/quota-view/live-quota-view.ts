@@ -35,6 +35,14 @@ export interface LiveQuotaViewOptions {
   tenants: TenantDirectory;
   /** How long news settles before the views are written (default 500 ms). */
   debounceMs?: number;
+  /**
+   * Least time from one write of a tenant's views to the next (default 2 s, the count
+   * quota's own TTL). The debounce alone fired every 500 ms through a steady burst of
+   * creates: 175 status PUTs, each with its LIST and its watch events, per 3,000 creates
+   * (issue 18). A burst now costs one refresh per interval; quiet news still shows
+   * after the debounce.
+   */
+  minIntervalMs?: number;
   /** Every count read again this often (default 60 s; 0: never). */
   resyncMs?: number;
   log?: (line: string) => void;
@@ -46,6 +54,8 @@ interface TenantState {
   timer: ReturnType<typeof setTimeout> | undefined;
   running: Promise<void> | undefined;
   again: boolean;
+  /** When the last refresh started (0: never). */
+  startedAt: number;
 }
 
 interface ViewObject extends KubeObject {
@@ -70,13 +80,14 @@ function targetOf(tenantId: string, counterKey: string, limit: number): CountTar
 export function createLiveQuotaView(options: LiveQuotaViewOptions): LiveQuotaView {
   const { upstream, tenants } = options;
   const debounceMs = options.debounceMs ?? 500;
+  const minIntervalMs = options.minIntervalMs ?? 2_000;
   const log = options.log ?? ((): void => undefined);
   const states = new Map<string, TenantState>();
   let stopped = false;
 
   const stateOf = (tenantId: string): TenantState => {
     let s = states.get(tenantId);
-    if (!s) states.set(tenantId, (s = { known: new Map(), timer: undefined, running: undefined, again: false }));
+    if (!s) states.set(tenantId, (s = { known: new Map(), timer: undefined, running: undefined, again: false, startedAt: 0 }));
     return s;
   };
 
@@ -84,16 +95,18 @@ export function createLiveQuotaView(options: LiveQuotaViewOptions): LiveQuotaVie
     if (stopped) return;
     const s = stateOf(tenantId);
     if (s.timer) return;
+    const sinceLast = Date.now() - s.startedAt;
     s.timer = setTimeout(() => {
       s.timer = undefined;
       if (s.running) { s.again = true; return; }
+      s.startedAt = Date.now();
       s.running = refresh(tenantId, s)
         .catch((err: unknown) => log(levelled('warn', `quota view of tenant ${tenantId} not refreshed: ${String(err)}`, { event: 'quota-view-refresh-failed', tenant: tenantId, error: String(err) })))
         .finally(() => {
           s.running = undefined;
           if (s.again) { s.again = false; schedule(tenantId); }
         });
-    }, debounceMs);
+    }, Math.max(debounceMs, minIntervalMs - sinceLast));
     s.timer.unref?.();
   };
 
