@@ -16,7 +16,6 @@
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { workView, type WorkView } from './work-view.ts';
-import { createWrittenSpecHashes, type WrittenSpecHashes } from './written-spec-hashes.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { objectKey, startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -56,8 +55,6 @@ export interface EngineInformers {
   clusterBindings: Informer<ResourceBinding>;
   /** Slim views of the Works (work-view.ts): the manifest is not kept, a hash of the spec is. */
   works: Informer<WorkView>;
-  /** Spec hashes of the engine's own Work writes, by stored version: the Work informer reuses them. */
-  workHashes: WrittenSpecHashes;
   clusters: Informer<Cluster>;
   tenants: Informer<Tenant>;
   /** The row of a template kind (upstream apiVersion): built in, or a tenant's custom kind, from its CRD. */
@@ -186,13 +183,11 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // The transform receives the parsed Work and keeps its view (the informer's T is what it stores). A
   // status write leaves the generation as it was: the spec is the one already hashed (half the events).
-  const workHashes = createWrittenSpecHashes();
   const works: Informer<WorkView> = watch<WorkView>('work', '/apis/work.karmada.io/v1alpha1/works', true, undefined, (w) => {
     const work = w as unknown as Work;
     const old = works.store.get(objectKey(work));
     const same = old !== undefined && work.metadata.generation !== undefined && old.metadata.generation === work.metadata.generation && old.metadata.uid === work.metadata.uid;
-    const written = workHashes.take(objectKey(work), work.metadata.resourceVersion);
-    return workView(work, same ? old.specHash : written);
+    return workView(work, same ? old.specHash : undefined);
   });
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
   const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true, undefined, withoutManagedFields);
@@ -211,7 +206,6 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     bindings,
     clusterBindings,
     works,
-    workHashes,
     clusters: watch<Cluster>('cluster', '/apis/cluster.karmada.io/v1alpha1/clusters', false),
     tenants,
   };

@@ -7,7 +7,6 @@ import { EXECUTION_SPACE_LABEL } from '../../core/propagation/execution-space.ts
 import { statusError } from '../../kube/status-error.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
-import { objectKey } from '../../kube/informer.ts';
 import type { EngineContext } from './engine-context.ts';
 import { ownWrite, workEchoKey } from './echo-record.ts';
 import { ensureStatus } from './status-writes.ts';
@@ -41,7 +40,7 @@ export async function ensureWork(ctx: EngineContext, desired: Work): Promise<Wor
   if (!existing) {
     const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('POST', collection(ns), desired));
     // Labelled with the sent spec's hash: passes compare the informer's view, hashed from the stored copy, not this one.
-    if (res.status === 201) return written(ctx, res.body, hash);
+    if (res.status === 201) return workView(res.body, hash);
     if (res.status === 404) ensuredSpaces.get(ctx.upstream)?.delete(ns); // the execution space went away: make it again next time
     if (res.status !== 409) throw statusError(res.status, res.body);
     const current = await ctx.upstream.request<Work>('GET', item(ns, name));
@@ -49,12 +48,6 @@ export async function ensureWork(ctx: EngineContext, desired: Work): Promise<Wor
     return updateIfChanged(ctx, workView(current.body), desired, hash);
   }
   return updateIfChanged(ctx, existing, desired, hash);
-}
-
-/** The view of a Work the engine just wrote; its watch event at the same version reuses the hash (written-spec-hashes.ts). */
-function written(ctx: EngineContext, stored: Work, hash: string): WorkView {
-  ctx.informers.workHashes.remember(objectKey(stored), stored.metadata.resourceVersion, hash);
-  return workView(stored, hash);
 }
 
 async function updateIfChanged(ctx: EngineContext, existing: WorkView, desired: Work, hash: string): Promise<WorkView> {
@@ -65,7 +58,7 @@ async function updateIfChanged(ctx: EngineContext, existing: WorkView, desired: 
   const next: Work = { ...rest, metadata: { ...existing.metadata, labels: desired.metadata.labels ?? {}, annotations: desired.metadata.annotations ?? {} }, spec: desired.spec };
   const [ns, name] = [existing.metadata.namespace ?? '', existing.metadata.name ?? ''];
   const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('PUT', item(ns, name), next));
-  if (res.status === 200) return written(ctx, res.body, hash); // as for a create: passes compare the informer's view
+  if (res.status === 200) return workView(res.body, hash); // as for a create: passes compare the informer's view
   throw statusError(res.status, res.body);
 }
 
