@@ -23,11 +23,11 @@ export const HIDDEN = '<hidden>';
 
 /**
  * An absolute path of two or more segments that does not start inside a word,
- * URL or other path: storage keys and host files. API paths (`/api/…`,
- * `/apis/…`) are the tenant's own vocabulary and pass (their names still go
+ * URL or other path: storage keys and host files. The server's own paths (`/api/…`,
+ * `/apis/…`, `/openapi/…`, health) are the tenant's vocabulary and pass (their names still go
  * through the name rule below).
  */
-const HOST_PATH = /(?<![\w.:/@-])\/(?!apis?\/)[\w.@+~-]+(?:\/[\w.@+~-]*)+/g;
+const HOST_PATH = /(?<![\w.:/@-])\/(?!(?:apis?|openapi|healthz|livez|readyz)\/)[\w.@+~-]+(?:\/[\w.@+~-]*)+/g;
 /** `warren:<id>:<user>`, a user name in some tenant's space. */
 const USER_SPACE = new RegExp(`warren:(${TENANT_ID_PATTERN}):([^\\s"',;)\\]}]*)`, 'g');
 /** A name-like token that starts a name (nothing name-like before it). */
