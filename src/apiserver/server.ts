@@ -2,6 +2,8 @@
 // directory (or memory), the registry and its controllers, the HTTPS listener.
 // Started by `warren apiserver`, by `warren up`, and in-process by tests.
 import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryStore } from './store/memory-store.ts';
@@ -43,6 +45,12 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
   /** Show clients this Kubernetes release ("1.20") instead of the build's own (src/apiserver/emulation.ts, ADR 0035). */
   emulatedVersion?: string;
+  /**
+   * Test-only stand-in for a kubelet: receives exec/attach/port-forward upgrades (any upgrade,
+   * in fact) and may hold them open. Without it this server answers no upgrade, so a test of
+   * the gateway's per-tenant upgrade seats had nothing to hold a session open.
+   */
+  podStreams?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 export interface RunningApiServer {
@@ -113,6 +121,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
   }));
   server.keepAliveTimeout = 65_000;
+  if (options.podStreams) server.on('upgrade', options.podStreams);
   const listener = await listen(server, host, options.port ?? 0);
   const port = listener.port;
   address = `${host}:${port}`;

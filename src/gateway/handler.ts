@@ -122,7 +122,7 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
     // An unexpected error's 500 names the Audit-ID only; its cause goes to the log line below.
     const run = (): Promise<void> => handle(deps, req, res, (id) => { tenantId = id; }).catch((err: unknown) => {
       cause = err;
-      sendGatewayError(res, toApiError(err, typeof auditID === 'string' ? auditID : undefined), tenantId);
+      sendGatewayError(res, toApiError(err, typeof auditID === 'string' ? auditID : undefined), tenantId ? { id: tenantId, isTenantId: knownTenantIds(deps.tenants) } : undefined);
     });
     if (typeof auditID === 'string' && deps.log) {
       const log = deps.log;
@@ -268,7 +268,12 @@ async function authorizeAdmitted(deps: GatewayDeps, req: IncomingMessage, url: U
     authorizeRequest(deps.policies.indexFor(identity.tenantId), identity, info);
   }
   admitRequest(tenant, info);
-  return { identity, ctx: { id: identity.tenantId, user: identity.user }, info };
+  return { identity, ctx: { id: identity.tenantId, user: identity.user, isTenantId: knownTenantIds(deps.tenants) }, info };
+}
+
+/** Which ids are tenants', for scrubbing upstream text of other tenants' names (status-translation.ts). */
+export function knownTenantIds(tenants: TenantDirectory): (id: string) => boolean {
+  return (id) => tenants.byId(id) !== undefined;
 }
 
 /** Step 10: the independent guard. A refusal is a translator bug, logged as a security event. */

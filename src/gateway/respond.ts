@@ -7,13 +7,19 @@ import { sendJson } from '../http/json-response.ts';
 
 export { sendJson as sendJsonBody } from '../http/json-response.ts';
 
-export function sendGatewayError(res: ServerResponse, err: ApiError, tenantId: string | undefined): void {
+/** Whose terms an error is written in: the tenant's id, and which other ids are tenants' (to hide their names). */
+export interface ErrorAudience {
+  id: string;
+  isTenantId?: (id: string) => boolean;
+}
+
+export function sendGatewayError(res: ServerResponse, err: ApiError, audience: ErrorAudience | undefined): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const status = err.toStatus();
-  const body = tenantId ? toTenantStatus(tenantId, status) : status;
+  const body = audience ? toTenantStatus(audience.id, status, audience.isTenantId) : status;
   const headers: Record<string, string> = {};
   if (err.details?.retryAfterSeconds) headers['Retry-After'] = String(err.details.retryAfterSeconds);
   sendJson(res, err.code, body, headers);

@@ -9,13 +9,13 @@ import { ApiError, toApiError } from '../core/api-error.ts';
 import { translateRequest } from '../core/tenancy/request-translation.ts';
 import { toTenantStatus } from '../core/tenancy/status-translation.ts';
 import { stripIdentityHeaders } from './authn/strip-identity-headers.ts';
-import { admit, guard, scopedUrl, type GatewayDeps } from './handler.ts';
+import { admit, guard, knownTenantIds, scopedUrl, type GatewayDeps } from './handler.ts';
 import type { Proxy } from './proxy/proxy-adapter.ts';
 
 const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 
-function refuse(socket: Duplex, err: ApiError, tenantId: string | undefined): void {
-  const status = tenantId ? toTenantStatus(tenantId, err.toStatus()) : err.toStatus();
+function refuse(socket: Duplex, err: ApiError, tenantId: string | undefined, known?: (id: string) => boolean): void {
+  const status = tenantId ? toTenantStatus(tenantId, err.toStatus(), known) : err.toStatus();
   const body = JSON.stringify(status);
   const retryAfter = err.details?.retryAfterSeconds ? `Retry-After: ${err.details.retryAfterSeconds}\r\n` : '';
   socket.end(`HTTP/1.1 ${err.code} ${err.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`);
@@ -41,6 +41,6 @@ export function createUpgradeHandler(deps: GatewayDeps, proxy: Proxy): (req: Inc
       }
       const query = fwd.query.toString();
       proxy.upgrade(req, socket, head, { path: query ? `${fwd.path}?${query}` : fwd.path });
-    })().catch((err: unknown) => refuse(socket, toApiError(err), tenantId));
+    })().catch((err: unknown) => refuse(socket, toApiError(err), tenantId, knownTenantIds(deps.tenants)));
   };
 }

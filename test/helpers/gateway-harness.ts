@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.ts';
+import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../../src/apiserver/server.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import type { Upstream } from '../../src/kube/upstream.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/server.ts';
@@ -36,6 +36,8 @@ export interface HarnessTenant {
 export interface GatewayHarnessOptions {
   tenants: HarnessTenant[];
   simulateWorkloads?: boolean;
+  /** The upstream's test-only kubelet stand-in (ApiServerOptions.podStreams). */
+  podStreams?: ApiServerOptions['podStreams'];
   /** Gateway log lines (security events, refusals); default: dropped. */
   log?: (line: string) => void;
   /** More gateway options (fairness, audit, shutdown deadline). */
@@ -97,7 +99,7 @@ async function createUpstreamObject(upstream: Upstream, path: string, obj: unkno
 
 export async function startGatewayHarness(options: GatewayHarnessOptions): Promise<GatewayHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'warren-gw-harness-'));
-  const api = await startApiServer({ port: 0, simulateWorkloads: options.simulateWorkloads ?? false });
+  const api = await startApiServer({ port: 0, simulateWorkloads: options.simulateWorkloads ?? false, ...(options.podStreams ? { podStreams: options.podStreams } : {}) });
   const upstream = createUpstream({ yaml: api.kubeconfig });
   const upstreamKubeconfigPath = join(dir, 'upstream.kubeconfig');
   writeFileSync(upstreamKubeconfigPath, api.kubeconfig, { mode: 0o600 });

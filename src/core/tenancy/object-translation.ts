@@ -4,7 +4,7 @@
 // they are given and return it: the gateway parses a body, translates it in
 // place and serialises it, so a large list is never held twice. Pass a copy if
 // you still need the original.
-import { checkNamespaceBudget } from './namespace-budget.ts';
+import { checkPrefixedName, fitGenerateName, nameRuleOf } from './prefixed-name-check.ts';
 import type { KubeObject } from '../types.ts';
 import { KIND_CONVERTERS } from './kind-converters.ts';
 import { apiVersionToTenant, apiVersionToUpstream, treatmentOf, type KindTreatment } from './kind-treatment.ts';
@@ -47,14 +47,15 @@ export function toUpstreamObject(ctx: TenantContext, obj: KubeObject, options: T
   const meta = obj.metadata ?? (obj.metadata = {});
   if (obj.apiVersion !== undefined) obj.apiVersion = apiVersionToUpstream(ctx, apiVersion);
 
-  if (group === '' && kind === 'Namespace' && typeof meta.name === 'string') {
-    const tooLong = checkNamespaceBudget(meta.name);
-    if (tooLong) throw tooLong;
+  const rule = t.name === 'keep' ? undefined : nameRuleOf(group, kind);
+  if (rule) {
+    const refused = checkPrefixedName(rule, { kind, group, name: meta.name, generateName: meta.generateName });
+    if (refused) throw refused;
   }
   if (t.namespaced && meta.namespace) meta.namespace = toUpstreamNamespace(id, meta.namespace);
   if (t.name === 'prefix') {
     if (meta.name) meta.name = toUpstreamClusterName(id, meta.name);
-    if (meta.generateName) meta.generateName = addPrefix(id, meta.generateName);
+    if (meta.generateName) meta.generateName = addPrefix(id, fitGenerateName(rule ?? 'subdomain', meta.generateName));
   } else if (t.name === 'crd' && meta.name) {
     meta.name = toUpstreamCrdName(id, meta.name);
   }

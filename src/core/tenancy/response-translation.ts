@@ -4,7 +4,7 @@
 import { isObject, type KubeList, type KubeObject, type Status, type WatchEvent } from '../types.ts';
 import { apiVersionToTenant } from './kind-treatment.ts';
 import { toTenantObject } from './object-translation.ts';
-import { scrubText, toTenantStatus } from './status-translation.ts';
+import { scrubNames, toTenantStatus } from './status-translation.ts';
 import type { TenantContext } from './tenant-context.ts';
 import { heldRowCells } from '../propagation/held-table.ts';
 
@@ -38,7 +38,7 @@ function toTenantItem(ctx: TenantContext, list: KubeList, item: KubeObject): Kub
  * translated; ERROR events carry a Status.
  */
 export function toTenantWatchEvent(ctx: TenantContext, event: WatchEvent): WatchEvent | undefined {
-  if (event.type === 'ERROR') return { type: 'ERROR', object: toTenantStatus(ctx.id, event.object as unknown as Status) as unknown as KubeObject };
+  if (event.type === 'ERROR') return { type: 'ERROR', object: toTenantStatus(ctx.id, event.object as unknown as Status, ctx.isTenantId) as unknown as KubeObject };
   if (event.type === 'BOOKMARK') {
     const object = event.object;
     if (object.apiVersion !== undefined) object.apiVersion = apiVersionToTenant(ctx, object.apiVersion) ?? object.apiVersion;
@@ -70,7 +70,7 @@ export function toTenantTable(ctx: TenantContext, table: Table): Table {
       if (nameColumn >= 0 && object.metadata.name !== undefined) { row.cells[nameColumn] = object.metadata.name; named = true; }
     }
     // Without row.object (includeObject=None) the name cell is scrubbed like the rest.
-    row.cells = row.cells.map((cell, i) => (typeof cell === 'string' && !(named && i === nameColumn) ? scrubText(ctx.id, cell) : cell));
+    row.cells = row.cells.map((cell, i) => (typeof cell === 'string' && !(named && i === nameColumn) ? scrubNames(ctx.id, cell, ctx.isTenantId) : cell));
     rows.push(row);
   }
   table.rows = rows;

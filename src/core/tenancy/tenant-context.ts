@@ -16,6 +16,11 @@ export interface TenantContext {
    * CRD; needed only for references (ownerReferences) to custom kinds.
    */
   customKindNamespaced?: (group: string, kind: string) => boolean | undefined;
+  /**
+   * Is this id a tenant's? Lets upstream text be scrubbed of other tenants' names
+   * (status-translation.ts); without it only the caller's own prefix is recognised.
+   */
+  isTenantId?: (id: string) => boolean;
 }
 
 export function isTenantCrdGroupOf(ctx: TenantContext, group: string): boolean {

@@ -194,5 +194,5 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
 /** The proxied path keeps upstream warnings (unknown fields under fieldValidation=Warn): so do the read-then-write paths, scrubbed. */
 function sendWarning(res: ServerResponse, ctx: TenantContext, answer: UpstreamResponse): void {
   const warning = answer.headers.warning;
-  if (typeof warning === 'string' && warning !== '') res.setHeader('Warning', scrubText(ctx.id, warning));
+  if (typeof warning === 'string' && warning !== '') res.setHeader('Warning', scrubText(ctx.id, warning, ctx.isTenantId));
 }

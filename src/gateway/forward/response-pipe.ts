@@ -61,7 +61,7 @@ function translateTable(ctx: TenantContext, table: Record<string, unknown>, hint
 /** One upstream JSON body in tenant terms; a foreign object is reported as not found. */
 export function translateBody(ctx: TenantContext, body: unknown, hint?: KindHint): unknown {
   if (!isObject(body)) return body;
-  if (body.kind === 'Status') return toTenantStatus(ctx.id, body as unknown as Status);
+  if (body.kind === 'Status') return toTenantStatus(ctx.id, body as unknown as Status, ctx.isTenantId);
   if (body.kind === 'Table') return translateTable(ctx, body, hint);
   if (Array.isArray(body.items)) return toTenantList(ctx, body as unknown as KubeList);
   if (!isObject(body.metadata)) return body;
@@ -139,7 +139,7 @@ export function createResponsePipe(proxy: Proxy, attribution?: AuditAttribution)
       proxy.forward(req, res, {
         ...target(req, prepared, attributionHeaders(attribution, ctx)),
         onResponse: (upstreamRes) => {
-          void sendTranslatedJson(upstreamRes, res, { translate: (body) => translate(ctx, body, hint), scrubWarning: (w) => scrubText(ctx.id, w) });
+          void sendTranslatedJson(upstreamRes, res, { translate: (body) => translate(ctx, body, hint), scrubWarning: (w) => scrubText(ctx.id, w, ctx.isTenantId) });
         },
       });
     },
@@ -155,7 +155,7 @@ export function createResponsePipe(proxy: Proxy, attribution?: AuditAttribution)
               return toTenantWatchEvent(ctx, event);
             },
             translateBody: (body) => translateBody(ctx, body, hint),
-            scrubWarning: (w) => scrubText(ctx.id, w),
+            scrubWarning: (w) => scrubText(ctx.id, w, ctx.isTenantId),
           });
         },
       });
