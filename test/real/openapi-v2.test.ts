@@ -4,6 +4,11 @@
 // create -f / apply / explain, which download it, timed out or failed. Checked
 // here as kubectl uses it: size near the host's, protobuf that decodes, a 304
 // for a known ETag, no dangling $ref, and kubectl validating and explaining.
+// Also here, on the same control plane (one start less in CI): upstream error text in tenant
+// terms (issue 13). Real 1.20's PUT with another uid answers 409 whose message holds the etcd
+// storage key with the UPSTREAM namespace (`StorageError: invalid object, Code: 4, Key:
+// /registry/configmaps/<id>-shop/x, ...`); the tenant must get kube's 409 without the key, the
+// prefix or any host layout.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -54,12 +59,14 @@ describe('gateway /openapi/v2 on a real 1.20 host', { timeout: 600_000, ...(skip
   let kc = '';
   let tenant: KubeHttp;
   let otherId = '';
+  let acmeId = '';
 
   before(async () => {
     w = await startRealWarren({ controllerManager: false });
     kc = await w.kubeconfigOf('acme');
     tenant = new KubeHttp(readFileSync(kc, 'utf8'));
     otherId = await w.tenantId('globex');
+    acmeId = await w.tenantId('acme');
   });
   after(async () => {
     await w?.stop();
@@ -133,5 +140,25 @@ describe('gateway /openapi/v2 on a real 1.20 host', { timeout: 600_000, ...(skip
     const explained = await kubectl(['explain', 'deployment.spec.strategy'], 120_000);
     assert.equal(explained.code, 0, explained.stderr);
     assert.match(explained.stdout, /RESOURCE: strategy <Object>/);
+  });
+
+  it('a PUT with another uid: 409 Conflict, no storage key, no prefix', async () => {
+    assert.equal((await tenant.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } })).status, 201);
+    const made = await tenant.post('/api/v1/namespaces/shop/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } });
+    assert.equal(made.status, 201, made.text);
+    const put = await tenant.put('/api/v1/namespaces/shop/configmaps/x', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', uid: '00000000-0000-0000-0000-000000000001' }, data: { a: '2' },
+    });
+    process.stderr.write(`real 1.20 uid-409 through the gateway: ${put.text}\n`);
+    assert.equal(put.status, 409, put.text);
+    assert.equal(put.body.reason, 'Conflict');
+    assert.match(put.body.message, /^Operation cannot be fulfilled on configmaps "x"/);
+    assert.doesNotMatch(put.text, /\/registry|Key: \//, 'no storage key');
+    for (const id of [acmeId, otherId]) assert.ok(!put.text.includes(`${id}-`), `no prefix ${id}- in ${put.text}`);
+    const direct = await w.hostHttp.put(`/api/v1/namespaces/${acmeId}-shop/configmaps/x`, {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: `${acmeId}-shop`, uid: '00000000-0000-0000-0000-000000000001' }, data: { a: '2' },
+    });
+    process.stderr.write(`real 1.20 uid-409 straight from the host: ${direct.text}\n`);
+    assert.match(direct.text, /Key: \/registry\/configmaps\//, 'the host itself names the key: the case this test is about still exists');
   });
 });
