@@ -26,7 +26,7 @@ import { admitAgainstQuotas } from './resource-quota.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
 import { CarriedFieldsCache } from './carried-fields-cache.ts';
 import type { TrackedUpdate } from '../../core/patch/track-update.ts';
-import { runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
+import { commitOrMark, runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -366,8 +366,8 @@ export class Registry implements ResourceApi {
     yield;
     // The commit is a compare-and-swap on the resourceVersion read at the start: a write committed
     // between this write's turns makes it a Conflict (write-turns.ts computes it again), never a lost update.
-    if (finished) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
-    const stored = this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion });
+    if (finished) return this.present(def, commitOrMark(() => this.store.delete(key, { resourceVersion: old.metadata.resourceVersion })));
+    const stored = commitOrMark(() => this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion }));
     this.carried.put(key, stored.metadata.resourceVersion, tracked?.members ?? 0, tracked?.carry);
     return this.present(def, stored);
   }
