@@ -235,14 +235,15 @@ export class Registry implements ResourceApi {
     if (type === 'apply') {
       const named = { metadata: { name } } as KubeObject;
       throwIfInvalid(def, named, this.strategy.validateApplied?.(def, body) ?? []);
+      yield;
     }
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
-      const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
+      const created = yield* applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
       yield;
       return yield* this.insert(def, namespace, created, { ...options, skipManagedFields: true });
     }
-    const patched = applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
+    const patched = yield* applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
     yield;
     checkNameMatches(patched, name);
     const wanted = patched.metadata.resourceVersion;

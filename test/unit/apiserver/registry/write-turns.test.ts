@@ -154,4 +154,24 @@ describe('registry writes in turns', () => {
     );
     assert.equal(store.readsOf('heavy') - readsBefore, 1, 'the live object was read once: one attempt');
   });
+
+  it("a forced server-side apply of a 1 MB body by a second manager takes turns through its apply phases, serving a neighbour's GET on each", async () => {
+    const { registry, cm } = setup();
+    registry.create(cm, 'default', small);
+    registry.patch(cm, 'default', 'heavy', 'apply', heavy('1'), { fieldManager: 'one' });
+    let turns = 0;
+    let served = 0;
+    const applied = await registry.patchInTurns(cm, 'default', 'heavy', { type: 'apply', body: heavy('2') }, { fieldManager: 'two', force: true }, async () => {
+      turns++;
+      await yieldToLoop();
+      // A neighbour's GET between two steps of the apply, answered from the store as it was.
+      assert.equal((registry.get(cm, 'default', 'small').data as Record<string, string> | undefined)?.a, 'b');
+      served++;
+    });
+    assert.equal((applied.data as Record<string, string>).variant, '2');
+    assert.deepEqual(applied.metadata.managedFields?.map((m) => m.manager).sort(), ['one', 'two']);
+    // validateApplied, strip, clone, managers, merge, conflicts, drops: seven turns before the rest of the write's.
+    assert.ok(turns >= 10, `the apply took ${String(turns)} turns, expected the apply's phases among them`);
+    assert.equal(served, turns);
+  });
 });
