@@ -53,3 +53,26 @@ for (let i = 1; i <= 12; i++) {
   steps.push(count + 1);
 }
 process.stdout.write(`update at once: median ${median(whole).toFixed(1)} ms CPU; in turns: ${String(median(steps))} steps, longest step median ${median(longest).toFixed(1)} ms CPU (max ${Math.max(...longest).toFixed(1)})\n`);
+
+/** Each step's CPU of one write in turns: what a neighbour can wait behind, step by step. */
+async function stepsOf(write: (between: () => Promise<void>) => Promise<unknown>): Promise<number[]> {
+  const each: number[] = [];
+  let t = cpuMs();
+  await write(async () => {
+    each.push(cpuMs() - t);
+    await yieldToLoop();
+    t = cpuMs();
+  });
+  each.push(cpuMs() - t);
+  return each;
+}
+
+// A forced server-side apply of the largest body by a second manager, then by the first again:
+// the apply's patch phase and validate were single steps (session 9: 70-180 and 220-510 ms at load 30).
+const applied: number[][] = [];
+for (let i = 1; i <= 6; i++) {
+  const manager = i % 2 === 0 ? 'one' : 'two';
+  applied.push(await stepsOf((between) => registry.patchInTurns(cm, 'default', 'heavy', { type: 'apply', body: largest(i % 2) }, { fieldManager: manager, force: true }, between)));
+}
+const longestApplied = applied.map((each) => Math.max(...each));
+process.stdout.write(`forced apply in turns: ${String(median(applied.map((a) => a.length)))} steps, longest step median ${median(longestApplied).toFixed(1)} ms CPU (max ${Math.max(...longestApplied).toFixed(1)}); per step, last run: ${applied.at(-1)?.map((x) => x.toFixed(0)).join(', ') ?? ''}\n`);

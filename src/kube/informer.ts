@@ -18,6 +18,8 @@ import { LineSplitter } from './line-splitter.ts';
 import { statusError } from './status-error.ts';
 import { PROGRESS_NOTIFY_HEADER } from '../core/progress-headers.ts';
 import { levelled } from '../observability/log-line.ts';
+import { parseJsonInSlices } from '../http/json-slices.ts';
+import { STEP_BODY_BYTES } from '../http/yield-to-loop.ts';
 
 export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
 
@@ -166,8 +168,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     markSynced();
   }
 
-  function handleEvent(line: string): WatchOutcome | undefined {
-    const event = JSON.parse(line) as { type: WatchEventType; object: T | Status };
+  function handleEvent(event: { type: WatchEventType; object: T | Status }): WatchOutcome | undefined {
     if (event.type === 'ERROR') {
       const status = event.object as Status;
       log(levelled('warn', `informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`));
@@ -216,19 +217,60 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       let cleanEnd = false;
       // A silent upstream (a dropped connection with no FIN) would hold the watch forever.
       let stall = setTimeout(() => res.destroy(), (timeoutSeconds + 30) * 1000);
+      // Events are handled one after another, in order. A small one is parsed at once; a large one
+      // (a 1 MB object's event is ~1.9 MB) in slices with turns of the loop between them (ADR 0026),
+      // so one tenant's big object does not hold every other request for one JSON.parse. Later lines
+      // wait in `pending` meanwhile, and the stream pauses so they do not pile up.
+      let pending: string[] = [];
+      let parsing = false;
+      let closed: (() => void) | undefined;
+      const handleLine = (event: { type: WatchEventType; object: T | Status }): boolean => {
+        const result = handleEvent(event);
+        if (!result) return true;
+        outcome = result;
+        res.destroy();
+        return false;
+      };
+      const fail = (err: unknown): void => {
+        log(`informer ${listPath}: bad watch event: ${String(err)}`);
+        outcome = 'failed';
+        res.destroy();
+      };
+      const drain = async (): Promise<void> => {
+        parsing = true;
+        res.pause();
+        try {
+          while (pending.length > 0 && outcome === 'ended' && !stopped) {
+            const line = pending.shift() ?? '';
+            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status })) break;
+          }
+        } catch (err) {
+          fail(err);
+        } finally {
+          parsing = false;
+          pending = [];
+          res.resume();
+          closed?.();
+        }
+      };
       const lines = (batch: string[]): void => {
-        for (const line of batch) {
+        if (parsing) {
+          pending.push(...batch);
+          return;
+        }
+        const queue = [...pending, ...batch];
+        pending = [];
+        for (let i = 0; i < queue.length; i++) {
+          const line = queue[i] ?? '';
+          if (line.length >= STEP_BODY_BYTES) {
+            pending = queue.slice(i);
+            void drain();
+            return;
+          }
           try {
-            const result = handleEvent(line);
-            if (result) {
-              outcome = result;
-              res.destroy();
-              return;
-            }
+            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status })) return;
           } catch (err) {
-            log(`informer ${listPath}: bad watch event: ${String(err)}`);
-            outcome = 'failed';
-            res.destroy();
+            fail(err);
             return;
           }
         }
@@ -248,7 +290,10 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         clearTimeout(stall);
         current = undefined;
         progressHonoured = false;
-        resolve(outcome === 'ended' && !cleanEnd ? 'cut' : outcome);
+        // Events received before the close are handled before the next list or watch starts.
+        const done = (): void => resolve(outcome === 'ended' && !cleanEnd ? 'cut' : outcome);
+        if (parsing) closed = done;
+        else done();
       });
     });
   }

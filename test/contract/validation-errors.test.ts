@@ -134,6 +134,25 @@ describe('validation and request errors', { timeout: 60_000 }, () => {
     assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/huge`)).status, 404);
   });
 
+  it('annotations over 256 KiB in total are 422 Invalid (kube\'s total annotation size), nothing stored', async () => {
+    const ns = await ctx.namespaces.create('v');
+    const cm = configMap('many-notes', { a: 'b' });
+    const annotations: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) annotations[`note-${i}`] = 'x'.repeat(60 * 1024);
+    const res = await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, { ...cm, metadata: { ...cm.metadata, annotations } });
+    assert.equal(res.status, 422, res.text.slice(0, 300));
+    assert.equal(res.body.reason, 'Invalid');
+    // Real 1.20 words it "must have at most 262144 bytes" (checked 2026-11-26); newer kube, whose wording the
+    // embedded apiserver follows, "may not be more than 262144 bytes".
+    const detail = /^Too long: (must have at most|may not be more than) 262144 bytes$/;
+    assert.match(res.body.message, /^ConfigMap "many-notes" is invalid: metadata\.annotations: /);
+    assert.match(res.body.message.replace(/^ConfigMap "many-notes" is invalid: metadata\.annotations: /, ''), detail);
+    assert.equal(res.body.details.causes.length, 1);
+    assert.deepEqual({ ...res.body.details.causes[0], message: '' }, { reason: 'FieldValueTooLong', message: '', field: 'metadata.annotations' });
+    assert.match(res.body.details.causes[0].message, detail);
+    assert.equal((await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/many-notes`)).status, 404);
+  });
+
   it('an invalid name is 422 Invalid with kube\'s message and causes', async () => {
     const ns = await ctx.namespaces.create('v');
     const res = await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('Bad_Name'));

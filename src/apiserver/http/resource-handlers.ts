@@ -53,21 +53,18 @@ function sendObject(ctx: ResourceContext, code: number, obj: KubeObject, headers
  * them (issue 13). The registry's write of a large body takes turns too, between its phases
  * (registry/write-turns.ts), and commits only if the object is still the version it read.
  */
-async function bodyOf(ctx: ResourceContext): Promise<unknown> {
+async function bodyOf(ctx: ResourceContext): Promise<{ body: unknown; large: boolean }> {
   const raw = await readBody(ctx.req);
   await yieldIfLarge(raw.length);
-  const value = await decodeBodyInSteps(raw, ctx.req.headers['content-type'], ctx.def);
+  const body = await decodeBodyInSteps(raw, ctx.req.headers['content-type'], ctx.def);
   await yieldIfLarge(raw.length);
-  return value;
-}
-
-function isLarge(ctx: ResourceContext): boolean {
-  return Number(ctx.req.headers['content-length'] ?? 0) >= STEP_BODY_BYTES;
+  // Large by the bytes read, not by Content-Length: a chunked body has none and must not take the one-step path.
+  return { body, large: raw.length >= STEP_BODY_BYTES };
 }
 
 /** The turn before a large write's answer is serialised. */
-function yieldBeforeAnswer(ctx: ResourceContext): Promise<void> {
-  return isLarge(ctx) ? yieldToLoop() : Promise.resolve();
+function yieldBeforeAnswer(large: boolean): Promise<void> {
+  return large ? yieldToLoop() : Promise.resolve();
 }
 
 export async function handleResource(ctx: ResourceContext): Promise<void> {
@@ -110,21 +107,21 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
     case 'create': {
       const options = writeOptions(query, ctx.req.headers['user-agent'], '');
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
-      const body = await bodyOf(ctx);
+      const { body, large } = await bodyOf(ctx);
       const input = body as KubeObject;
-      const created = isLarge(ctx) ? await registry.createInTurns(def, namespace, input, options, yieldToLoop) : registry.create(def, namespace, input, options);
-      await yieldBeforeAnswer(ctx);
+      const created = large ? await registry.createInTurns(def, namespace, input, options, yieldToLoop) : registry.create(def, namespace, input, options);
+      await yieldBeforeAnswer(large);
       sendObject(ctx, 201, created, warningHeaders(options));
       return;
     }
     case 'update': {
       const options = writeOptions(query, ctx.req.headers['user-agent'], '');
       applyFieldManager(options, ctx.req.headers['user-agent'], false);
-      const body = await bodyOf(ctx);
+      const { body, large } = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
       const input = body as KubeObject;
-      const updated = isLarge(ctx) ? await registry.updateInTurns(def, namespace, info.name, input, options, yieldToLoop) : registry.update(def, namespace, info.name, input, options);
-      await yieldBeforeAnswer(ctx);
+      const updated = large ? await registry.updateInTurns(def, namespace, info.name, input, options, yieldToLoop) : registry.update(def, namespace, info.name, input, options);
+      await yieldBeforeAnswer(large);
       sendObject(ctx, existed ? 200 : 201, updated, warningHeaders(options));
       return;
     }
@@ -135,10 +132,10 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
       }
       const options = writeOptions(query, ctx.req.headers['user-agent'], '');
       applyFieldManager(options, ctx.req.headers['user-agent'], type === 'apply');
-      const body = await bodyOf(ctx);
+      const { body, large } = await bodyOf(ctx);
       const existed = registryHas(registry, def, namespace, info.name);
-      const patched = isLarge(ctx) ? await registry.patchInTurns(def, namespace, info.name, { type, body }, options, yieldToLoop) : registry.patch(def, namespace, info.name, type, body, options);
-      await yieldBeforeAnswer(ctx);
+      const patched = large ? await registry.patchInTurns(def, namespace, info.name, { type, body }, options, yieldToLoop) : registry.patch(def, namespace, info.name, type, body, options);
+      await yieldBeforeAnswer(large);
       sendObject(ctx, existed ? 200 : 201, patched, warningHeaders(options));
       return;
     }

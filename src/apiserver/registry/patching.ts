@@ -6,7 +6,7 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import { applyJsonPatch } from '../../core/patch/json-patch.ts';
 import { applyMergePatch } from '../../core/patch/merge-patch.ts';
 import { applyStrategicMergePatch, supportsStrategicMerge, strategicMergeUnsupported } from '../../core/patch/strategic-merge-patch.ts';
-import { serverSideApply } from '../../core/patch/server-side-apply.ts';
+import { serverSideApplySteps } from '../../core/patch/server-side-apply.ts';
 import { trackUpdateCarrying, type CarriedFields, type TrackedUpdate } from '../../core/patch/track-update.ts';
 import type { PatchType, WriteOptions } from './resource-api.ts';
 import { timestamp } from './object-meta.ts';
@@ -27,7 +27,8 @@ function apiVersionOf(def: ResourceDef): string {
   return def.group ? `${def.group}/${def.version}` : def.version;
 }
 
-export function applyPatchBody(input: PatchInput): KubeObject {
+/** The patched object; a server-side apply yields between its phases (the caller may take turns there). */
+export function* applyPatchBody(input: PatchInput): Generator<void, KubeObject, void> {
   const { type, live, body } = input;
   let result: unknown;
   switch (type) {
@@ -51,7 +52,7 @@ export function applyPatchBody(input: PatchInput): KubeObject {
       if (applied.apiVersion !== apiVersionOf(input.def) || applied.kind !== input.def.kind) {
         throw badRequest(`the API version and kind in the data (${String(applied.apiVersion)}, Kind=${String(applied.kind)}) do not match the expected ones (${apiVersionOf(input.def)}, Kind=${input.def.kind})`);
       }
-      const outcome = serverSideApply({
+      const outcome = yield* serverSideApplySteps({
         live,
         applied: { ...applied, metadata: { ...(applied.metadata ?? {}), name: applied.metadata?.name ?? input.name } },
         manager: input.options.fieldManager,

@@ -26,7 +26,7 @@ import { admitAgainstQuotas } from './resource-quota.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
 import { CarriedFieldsCache } from './carried-fields-cache.ts';
 import type { TrackedUpdate } from '../../core/patch/track-update.ts';
-import { runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
+import { commitOrMark, runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
 
 export interface RegistryOptions {
   store: Store;
@@ -235,14 +235,15 @@ export class Registry implements ResourceApi {
     if (type === 'apply') {
       const named = { metadata: { name } } as KubeObject;
       throwIfInvalid(def, named, this.strategy.validateApplied?.(def, body) ?? []);
+      yield;
     }
     if (!old) {
       if (type !== 'apply' || options.subresource) throw notFound({ group: def.group, resource: def.resource, name });
-      const created = applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
+      const created = yield* applyPatchBody({ type, live: undefined, body, typeName, options, now: this.now(), def, name, namespace });
       yield;
       return yield* this.insert(def, namespace, created, { ...options, skipManagedFields: true });
     }
-    const patched = applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
+    const patched = yield* applyPatchBody({ type, live: this.present(def, old), body, typeName, options, now: this.now(), def, name, namespace });
     yield;
     checkNameMatches(patched, name);
     const wanted = patched.metadata.resourceVersion;
@@ -366,8 +367,8 @@ export class Registry implements ResourceApi {
     yield;
     // The commit is a compare-and-swap on the resourceVersion read at the start: a write committed
     // between this write's turns makes it a Conflict (write-turns.ts computes it again), never a lost update.
-    if (finished) return this.present(def, this.store.delete(key, { resourceVersion: old.metadata.resourceVersion }));
-    const stored = this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion });
+    if (finished) return this.present(def, commitOrMark(() => this.store.delete(key, { resourceVersion: old.metadata.resourceVersion })));
+    const stored = commitOrMark(() => this.store.update(key, obj, { resourceVersion: old.metadata.resourceVersion }));
     this.carried.put(key, stored.metadata.resourceVersion, tracked?.members ?? 0, tracked?.carry);
     return this.present(def, stored);
   }

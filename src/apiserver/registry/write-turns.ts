@@ -28,13 +28,35 @@ async function runInTurns<T>(steps: WriteSteps<T>, between: () => Promise<void>)
   return step.value;
 }
 
+// The Conflicts the commit's own compare-and-swap raised: the only ones computing the write again can
+// change. A client's stale resourceVersion or a PUT's uid precondition is the same 409 on every attempt.
+const casConflicts = new WeakSet<object>();
+
+/**
+ * Runs the commit (the store's compare-and-swap on the resourceVersion this attempt read) and marks
+ * a Conflict it raises as this attempt's own, which writeInTurns may retry.
+ */
+export function commitOrMark<T>(commit: () => T): T {
+  try {
+    return commit();
+  } catch (err) {
+    if (err instanceof ApiError && err.reason === 'Conflict') casConflicts.add(err);
+    throw err;
+  }
+}
+
+function isOwnCasConflict(err: unknown): boolean {
+  return err instanceof ApiError && casConflicts.has(err);
+}
+
 /** Attempts in turns before the last one, which runs at once so that a busy object cannot starve a writer. */
 const TURN_ATTEMPTS = 3;
 
 /**
- * Runs the write in turns. A Conflict means the object changed between the read and the commit:
- * the write is computed again from the new object (a client's own resourceVersion still decides,
- * since each attempt checks it first), as kube-apiserver retries its GuaranteedUpdate.
+ * Runs the write in turns. A Conflict from the commit's own compare-and-swap means the object
+ * changed between the read and the commit: the write is computed again from the new object, as
+ * kube-apiserver retries its GuaranteedUpdate. Any other Conflict (a client's stale
+ * resourceVersion, a uid precondition) is the answer at once: no attempt could change it.
  */
 export async function writeInTurns<T>(attempt: () => WriteSteps<T>, options: WriteOptions, between: () => Promise<void>): Promise<T> {
   const warningsBefore = options.warnings?.length ?? 0;
@@ -42,7 +64,7 @@ export async function writeInTurns<T>(attempt: () => WriteSteps<T>, options: Wri
     try {
       return await runInTurns(attempt(), between);
     } catch (err) {
-      if (!(err instanceof ApiError && err.reason === 'Conflict')) throw err;
+      if (!isOwnCasConflict(err)) throw err;
       // Each attempt records its own warnings: keep the last attempt's only.
       options.warnings?.splice(warningsBefore);
     }

@@ -167,6 +167,39 @@ describe('informer against the embedded apiserver', () => {
     }
   });
 
+  it('handles large watch events (parsed in slices, ADR 0026) and small ones written right after them in order', async () => {
+    namespace('large');
+    const upstream = createUpstream({ yaml: server.kubeconfig });
+    const seen: string[] = [];
+    const informer = startInformer<KubeObject>({
+      upstream,
+      labelSelector, listPath: '/api/v1/namespaces/large/configmaps',
+      onEvent: (type, obj) => seen.push(`${type} ${obj.metadata.name!} ${String((obj.data as Record<string, string> | undefined)?.v ?? '')}`),
+    });
+    const big = (v: string): Record<string, string> => {
+      const data: Record<string, string> = { v };
+      for (let i = 0; i < 9_000; i++) data[`d${i.toString(36)}`] = 'x'.repeat(100);
+      return data;
+    };
+    try {
+      await informer.synced();
+      // Written back to back: the small events reach the informer while the large one before them is parsed.
+      server.api.create(cms, 'large', configMap('big', big('1')));
+      server.api.create(cms, 'large', configMap('small', { v: '1' }));
+      server.api.update(cms, 'large', 'big', configMap('big', big('2')));
+      server.api.patch(cms, 'large', 'small', 'merge', { data: { v: '2' } });
+      const last = server.api.patch(cms, 'large', 'big', 'merge', { data: { v: '3' } });
+      server.api.delete(cms, 'large', 'small');
+      await eventually(async () => seen.length >= 6, 'six events');
+      assert.deepEqual(seen, ['ADDED big 1', 'ADDED small 1', 'MODIFIED big 2', 'MODIFIED small 2', 'MODIFIED big 3', 'DELETED small 2']);
+      assert.equal(informer.store.get('large/big')?.metadata.resourceVersion, last.metadata.resourceVersion);
+      assert.equal(informer.store.has('large/small'), false);
+    } finally {
+      informer.stop();
+      upstream.close();
+    }
+  });
+
   it('resumes from the last resourceVersion when the server ends the watch, without relisting', async () => {
     namespace('resume');
     const upstream = recording(createUpstream({ yaml: server.kubeconfig }));
