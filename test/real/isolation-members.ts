@@ -186,11 +186,9 @@ export function describeMemberIsolation(env: RealPropagationEnv): void {
     });
 
     it('items 1/3: crafted labels, a steered binding, hand-made Works and a patched binding leave acme\'s member objects and member1 alone', async () => {
-      // acme's binding's permanent-id, read on the host: what globex would forge.
-      const acmeBinding = await eventually(async () => {
-        const res = await new KubeHttp(env.host().kubeconfig).get(`${BINDING_API}/namespaces/${acmeId}-shop/resourcebindings/settings-configmap`);
-        return res.status === 200 ? (res.body as KubeObject).metadata.labels?.[PERMANENT_ID] : undefined;
-      }, 'acme\'s binding settings-configmap on the host, with its permanent-id');
+      // The engine's marks on acme's member copy (its binding's uid as permanent-id): what globex would forge.
+      const acmeBinding = (await onMember('member2', `/api/v1/namespaces/${acmeId}-shop/configmaps/settings`))?.metadata.labels?.[PERMANENT_ID] ?? '';
+      assert.match(acmeBinding, /^[0-9a-f-]{36}$/, 'acme\'s settings on member2 carries its binding\'s permanent-id');
       // 1. A template of globex's that claims acme's binding and tenant, propagated, then deleted.
       const decoy = await globex.post('/api/v1/namespaces/app/configmaps', {
         apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', labels: { [PERMANENT_ID]: acmeBinding, [TENANT_LABEL]: acmeId, app: 'decoy' } }, data: { owner: 'globex' },
