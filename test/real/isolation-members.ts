@@ -25,30 +25,9 @@ import { KubeHttp, PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import type { RealPropagationEnv } from '../helpers/real-propagation-env.ts';
 import { assertRefused, consistently } from '../adversarial/support/verdicts.ts';
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP } from '../adversarial/support/engine-attack.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
-const WORK_API = '/apis/work.karmada.io/v1alpha1';
-const BINDING_API = '/apis/work.karmada.io/v1alpha2';
-const PERMANENT_ID = 'resourcebinding.karmada.io/permanent-id';
-const TENANT_LABEL = 'tenancy.warren.dev/tenant';
-
-const ACME_SHOP = `
-apiVersion: v1
-kind: Namespace
-metadata: { name: shop }
----
-apiVersion: v1
-kind: ConfigMap
-metadata: { name: settings, namespace: shop }
-data: { owner: acme }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: settings, namespace: shop }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: settings }]
-  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
-`;
 
 // globex asks for both members; its Tenant allows member2 only (location=region-b).
 const GLOBEX_APP = `
