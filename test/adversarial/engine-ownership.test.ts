@@ -16,29 +16,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertKubectlForbidden, assertRefused, consistently, waitAtMost } from './support/verdicts.ts';
-
-const WORK_API = '/apis/work.karmada.io/v1alpha1';
-const BINDING_API = '/apis/work.karmada.io/v1alpha2';
-const PERMANENT_ID = 'resourcebinding.karmada.io/permanent-id';
-const TENANT_LABEL = 'tenancy.warren.dev/tenant';
-
-const ACME_SHOP = `
-apiVersion: v1
-kind: Namespace
-metadata: { name: shop }
----
-apiVersion: v1
-kind: ConfigMap
-metadata: { name: settings, namespace: shop }
-data: { owner: acme }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: settings, namespace: shop }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: settings }]
-  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
-`;
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP } from './support/engine-attack.ts';
 
 // globex asks for both members; its Tenant allows member2 only.
 const GLOBEX_APP = `

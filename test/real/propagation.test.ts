@@ -8,8 +8,9 @@
 // runs pods there), so the test writes a member copy's status the way the
 // member's deployment controller would. The host is a real 1.20 apiserver too
 // (without its controller-manager, so the engine is the status's one writer).
-// The member-credential faults (faults-members.ts) run first on the same
-// control planes: one host and two members started once for both.
+// The member-credential faults (faults-members.ts) and issue 13's hostile
+// tenant (isolation-members.ts) run first on the same control planes: one host
+// and two members started once for all three.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { reportReplicasRunning } from '../helpers/real-members.ts';
 import { realKubeSkipReason } from '../helpers/real-kube.ts';
 import { useRealPropagationEnv, type RealPropagationEnv } from '../helpers/real-propagation-env.ts';
 import { describeMemberCredentialFaults } from './faults-members.ts';
+import { describeMemberIsolation } from './isolation-members.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'karmada');
 const MEMBERS = ['member1', 'member2'];
@@ -88,6 +90,7 @@ interface Deploy { namespace: string; replicas: number; image: string; labels: R
 describe('real member apiservers (Kubernetes 1.20) under a real host', { skip: realKubeSkipReason(), timeout: 1_500_000 }, () => {
   const env = useRealPropagationEnv('propagation', { clusterProbeIntervalMs: 500, clusterFailureThresholdMs: 2000, clusterSuccessThresholdMs: 2000 });
   describeMemberCredentialFaults(env);
+  describeMemberIsolation(env);
   describePropagation(env);
 });
 

@@ -3,14 +3,20 @@
 // Ready, with status a real apiserver accepts), credentials with kubectl 1.27 and
 // 1.33 and client-node through the gateway, isolation, quota, suspension,
 // revocation, and a deletion that leaves nothing of the tenant on the host, by a
-// scan of every resource type the real server lists through discovery.
+// scan of every resource type the real server lists through discovery; then a new
+// Tenant with the deleted one's id, which must not accept its old credential.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoreV1Api, KubeConfig, type ApiException } from '@kubernetes/client-node';
 import { kubectlAs, table, type RunResult } from '../fixtures/up/warren-up-process.ts';
 import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createUpstream } from '../../src/kube/upstream-client.ts';
+import { TENANTS_PATH, TENANT_API_VERSION } from '../../src/tenants/tenant-crd.ts';
+import { waitForTenant } from '../../src/up/wait-for-tenants.ts';
+import { KubeHttp } from '../helpers/kube-http.ts';
 import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
@@ -231,6 +237,26 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     assert.ok(afterScan.resources.includes('namespaces') && afterScan.resources.includes('pods') && afterScan.resources.includes('replicasets.apps'), afterScan.resources.join(' '));
     assert.deepEqual(leftovers(afterScan.objects, globexId, 'globex'), []);
     assert.ok(leftovers(afterScan.objects, acmeId, 'acme').length > 0, 'acme is still there');
+  });
+
+  it('issue 13 item 8: a new Tenant given the deleted one\'s id does not accept the old one\'s kubeconfig on the real host', async () => {
+    const upstream = createUpstream({ path: w.host.kubeconfigPath });
+    try {
+      const created = await upstream.request('POST', TENANTS_PATH, { apiVersion: TENANT_API_VERSION, kind: 'Tenant', metadata: { name: 'umbrella' }, spec: { id: globexId, users: [{ name: 'hank', admin: true }] } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const ready = await waitForTenant(upstream, 'umbrella', 120_000);
+      assert.equal(ready.id, globexId, 'umbrella took globex\'s old id');
+      const fresh = join(w.dir, 'umbrella.kubeconfig');
+      writeFileSync(fresh, ready.adminKubeconfig, { mode: 0o600 });
+      ok(await kubectlAs(fresh)(['get', 'ns']), 'umbrella\'s own admin');
+      // The same id, the same user name (hank): globex's old certificate still names both, and is refused.
+      assertUnauthorized(await globex(['get', 'ns']), 'globex\'s old kubeconfig against umbrella');
+      const raw = await new KubeHttp(readFileSync(globexKc, 'utf8')).post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'zombie' } });
+      assert.equal(raw.status, 401, `raw HTTPS with globex's old certificate: ${raw.text.slice(0, 200)}`);
+      assert.equal((await w.hostHttp.get(`/api/v1/namespaces/${globexId}-zombie`)).status, 404, 'nothing stored');
+    } finally {
+      upstream.close();
+    }
   });
 });
 

@@ -1,0 +1,26 @@
+// What the engine-ownership attacks share, on embedded members
+// (engine-ownership.test.ts) and on real ones (test/real/isolation-members.ts):
+// the Karmada API paths and marks a hostile tenant forges, and acme's victim
+// objects (a namespace and a ConfigMap propagated to both members).
+export const WORK_API = '/apis/work.karmada.io/v1alpha1';
+export const BINDING_API = '/apis/work.karmada.io/v1alpha2';
+export const PERMANENT_ID = 'resourcebinding.karmada.io/permanent-id';
+export const TENANT_LABEL = 'tenancy.warren.dev/tenant';
+
+export const ACME_SHOP = `
+apiVersion: v1
+kind: Namespace
+metadata: { name: shop }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: settings, namespace: shop }
+data: { owner: acme }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: settings, namespace: shop }
+spec:
+  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: settings }]
+  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
+`;
