@@ -5,7 +5,8 @@
 // (certificate and token, on the page and its API), the admin picks whose
 // kubeconfig to download, an expired token ends the live stream and the page
 // asks for sign-in, and a delete needs the name typed out. Screenshots of each
-// page go to docs/console/.
+// page go to docs/console/ only on request (WARREN_SCREENSHOTS=1, as
+// `npm run screenshots` sets it): a plain test run leaves the tree clean.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -83,7 +84,9 @@ function kubeconfigParts(path: string): { ca: string; cert: string; key: string 
   return { ca: b64(kc.clusters[0]?.cluster['certificate-authority-data']), cert: b64(kc.users[0]?.user['client-certificate-data']), key: b64(kc.users[0]?.user['client-key-data']) };
 }
 
+/** Writes docs/console/<name>.png only when asked: the committed images stay as they are otherwise. */
 async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.WARREN_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
