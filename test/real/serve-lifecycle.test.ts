@@ -2,8 +2,10 @@
 // controller-manager), set up as the README says: onboarding of tenants/ (both
 // Ready, with status a real apiserver accepts), credentials with kubectl 1.27 and
 // 1.33 and client-node through the gateway, isolation, quota, suspension,
-// revocation, and a deletion that leaves nothing of the tenant on the host, by a
-// scan of every resource type the real server lists through discovery.
+// revocation, the web console (the admin token reads its state API over HTTPS,
+// a tenant's certificate gets 403), and a deletion that leaves nothing of the
+// tenant on the host, by a scan of every resource type the real server lists
+// through discovery.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoreV1Api, KubeConfig, type ApiException } from '@kubernetes/client-node';
@@ -11,6 +13,8 @@ import { kubectlAs, table, type RunResult } from '../fixtures/up/warren-up-proce
 import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { parse } from 'yaml';
 import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
@@ -41,6 +45,25 @@ function refused(r: RunResult, what: string): string {
 const names = (out: string): string[] => table(out).slice(1).map((r) => r[0] ?? '');
 
 const skip = realKubeSkipReason();
+
+/** GET over HTTPS with a bearer token or a client certificate from a kubeconfig; the status and body. */
+function httpsGet(url: string, auth: { ca: string; token?: string; cert?: string; key?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca: auth.ca, ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}), headers: auth.token ? { Authorization: `Bearer ${auth.token}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += String(d); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function kubeconfigAuth(path: string): { ca: string; cert: string; key: string } {
+  const kc = parse(readFileSync(path, 'utf8')) as { clusters: { cluster: Record<string, string> }[]; users: { user: Record<string, string> }[] };
+  const b64 = (v: string | undefined): string => Buffer.from(v ?? '', 'base64').toString('utf8');
+  return { ca: b64(kc.clusters[0]?.cluster['certificate-authority-data']), cert: b64(kc.users[0]?.user['client-certificate-data']), key: b64(kc.users[0]?.user['client-key-data']) };
+}
 
 describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(skip ? { skip } : {}) }, () => {
   let w: RealWarren;
@@ -135,6 +158,24 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     }
     assert.deepEqual(names(ok(await acme(['get', 'configmaps', '-A']), 'acme get cm -A')).filter((n) => n === 'plan'), []);
     assert.equal(ok(await globex(['get', 'configmap', 'plan', '-n', 'secret-plans', '-o', 'jsonpath={.data.x}']), 'still there'), 'y');
+  });
+
+  it('console: the platform-admin token reads the state over HTTPS (both tenants, in their own names); a tenant certificate gets 403', async () => {
+    const token = ok(await w.warren(['admin', 'token']), 'warren admin token').trim();
+    const acmeAuth = kubeconfigAuth(acmeKc);
+    const state = await eventually(async () => {
+      const r = await httpsGet(`${w.gatewayUrl}/console/api/state`, { ca: acmeAuth.ca, token });
+      assert.equal(r.status, 200, r.body);
+      const body = JSON.parse(r.body) as { tenants: { name: string; id: string; phase: string }[] };
+      assert.deepEqual(body.tenants.filter((t) => t.phase === 'Ready').map((t) => t.name).sort(), ['acme', 'globex']);
+      return body;
+    }, 'the console state lists acme and globex Ready', { timeoutMs: 60_000 });
+    assert.equal(state.tenants.find((t) => t.name === 'acme')?.id, acmeId);
+    for (const path of ['/console/api/state', '/console/']) {
+      const r = await httpsGet(`${w.gatewayUrl}${path}`, acmeAuth);
+      assert.equal(r.status, 403, `${path} with acme's certificate: ${r.body}`);
+      assert.doesNotMatch(r.body, new RegExp(`${acmeId}-|${globexId}-`));
+    }
   });
 
   it('quota: a create over the tenant\'s cpu quota is refused 403 in tenant terms, and nothing is written', async () => {
