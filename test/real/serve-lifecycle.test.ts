@@ -13,8 +13,7 @@ import { kubectlAs, table, type RunResult } from '../fixtures/up/warren-up-proce
 import { kubectl } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/poll.ts';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { parse } from 'yaml';
+import { gatewayGet, kubeconfigParts } from '../helpers/gateway-https.ts';
 import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
@@ -45,25 +44,6 @@ function refused(r: RunResult, what: string): string {
 const names = (out: string): string[] => table(out).slice(1).map((r) => r[0] ?? '');
 
 const skip = realKubeSkipReason();
-
-/** GET over HTTPS with a bearer token or a client certificate from a kubeconfig; the status and body. */
-function httpsGet(url: string, auth: { ca: string; token?: string; cert?: string; key?: string }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { ca: auth.ca, ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}), headers: auth.token ? { Authorization: `Bearer ${auth.token}` } : {} }, (res) => {
-      let body = '';
-      res.on('data', (d) => { body += String(d); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function kubeconfigAuth(path: string): { ca: string; cert: string; key: string } {
-  const kc = parse(readFileSync(path, 'utf8')) as { clusters: { cluster: Record<string, string> }[]; users: { user: Record<string, string> }[] };
-  const b64 = (v: string | undefined): string => Buffer.from(v ?? '', 'base64').toString('utf8');
-  return { ca: b64(kc.clusters[0]?.cluster['certificate-authority-data']), cert: b64(kc.users[0]?.user['client-certificate-data']), key: b64(kc.users[0]?.user['client-key-data']) };
-}
 
 describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(skip ? { skip } : {}) }, () => {
   let w: RealWarren;
@@ -162,9 +142,9 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
 
   it('console: the platform-admin token reads the state over HTTPS (both tenants, in their own names); a tenant certificate gets 403', async () => {
     const token = ok(await w.warren(['admin', 'token']), 'warren admin token').trim();
-    const acmeAuth = kubeconfigAuth(acmeKc);
+    const acmeAuth = kubeconfigParts(acmeKc);
     const state = await eventually(async () => {
-      const r = await httpsGet(`${w.gatewayUrl}/console/api/state`, { ca: acmeAuth.ca, token });
+      const r = await gatewayGet(`${w.gatewayUrl}/console/api/state`, { ca: acmeAuth.ca, token });
       assert.equal(r.status, 200, r.body);
       const body = JSON.parse(r.body) as { tenants: { name: string; id: string; phase: string }[] };
       assert.deepEqual(body.tenants.filter((t) => t.phase === 'Ready').map((t) => t.name).sort(), ['acme', 'globex']);
@@ -172,7 +152,7 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     }, 'the console state lists acme and globex Ready', { timeoutMs: 60_000 });
     assert.equal(state.tenants.find((t) => t.name === 'acme')?.id, acmeId);
     for (const path of ['/console/api/state', '/console/']) {
-      const r = await httpsGet(`${w.gatewayUrl}${path}`, acmeAuth);
+      const r = await gatewayGet(`${w.gatewayUrl}${path}`, acmeAuth);
       assert.equal(r.status, 403, `${path} with acme's certificate: ${r.body}`);
       assert.doesNotMatch(r.body, new RegExp(`${acmeId}-|${globexId}-`));
     }
