@@ -23,6 +23,7 @@ import { listSuite } from './suites/list.ts';
 import { watchSuite } from './suites/watch.ts';
 import { memorySuite } from './suites/memory.ts';
 import { jsonFastPathSuite } from './suites/json-fast-path.ts';
+import { consoleStateSuite } from './suites/console-state.ts';
 import { gatewayPerfSuite } from './suites/gateway-perf.ts';
 import { gatewayOnboardingSuite } from './suites/gateway-onboarding.ts';
 import { propagationSuite } from './suites/propagation.ts';
@@ -34,7 +35,7 @@ import { heavyBodySuite } from './suites/heavy-body.ts';
 import { realOverheadSuite } from './suites/real-overhead.ts';
 import { writeThroughputSuite } from './suites/write-throughput.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, writeThroughputSuite, realOverheadSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, consoleStateSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, writeThroughputSuite, realOverheadSuite];
 const FULL_RUN = SUITES.filter((s) => !s.standalone);
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -5,17 +5,17 @@
 // (certificate and token, on the page and its API), the admin picks whose
 // kubeconfig to download, an expired token ends the live stream and the page
 // asks for sign-in, and a delete needs the name typed out. Screenshots of each
-// page go to docs/console/.
+// page go to docs/console/ only on request (WARREN_SCREENSHOTS=1, as
+// `npm run screenshots` sets it): a plain test run leaves the tree clean.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import type { Page } from 'puppeteer-core';
 import { eventually } from '../helpers/poll.ts';
 import { kubectl } from '../helpers/kubectl.ts';
 import { requireChromium } from './chromium.ts';
+import { gatewayGet, kubeconfigParts } from '../helpers/gateway-https.ts';
 import { createUpstream } from '../../src/kube/upstream-client.ts';
 import { loadGatewaySecrets } from '../../src/tenants/platform-secrets.ts';
 import { mintPlatformAdminToken } from '../../src/gateway/portal/platform-admin.ts';
@@ -59,31 +59,9 @@ const SPREAD_OVER_BOTH = `(() => {
   return n('member1') + n('member2') === 4 && n('member1') > 0 && n('member2') > 0;
 })()`;
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-
-/** An HTTPS request to the gateway, with a tenant's client certificate or a bearer token. */
-function gatewayGet(url: string, auth: { cert?: string; key?: string; ca: string; token?: string }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      ca: auth.ca, ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}),
-      headers: auth.token ? { Authorization: `Bearer ${auth.token}` } : {},
-    }, (res) => {
-      let body = '';
-      res.on('data', (d) => { body += String(d); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function kubeconfigParts(path: string): { ca: string; cert: string; key: string } {
-  const kc = parse(readFileSync(path, 'utf8')) as { clusters: { cluster: Record<string, string> }[]; users: { user: Record<string, string> }[] };
-  const b64 = (v: string | undefined): string => Buffer.from(v ?? '', 'base64').toString('utf8');
-  return { ca: b64(kc.clusters[0]?.cluster['certificate-authority-data']), cert: b64(kc.users[0]?.user['client-certificate-data']), key: b64(kc.users[0]?.user['client-key-data']) };
-}
-
+/** Writes docs/console/<name>.png only when asked: the committed images stay as they are otherwise. */
 async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.WARREN_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }

@@ -2,9 +2,11 @@
 // controller-manager), set up as the README says: onboarding of tenants/ (both
 // Ready, with status a real apiserver accepts), credentials with kubectl 1.27 and
 // 1.33 and client-node through the gateway, isolation, quota, suspension,
-// revocation, and a deletion that leaves nothing of the tenant on the host, by a
-// scan of every resource type the real server lists through discovery; then a new
-// Tenant with the deleted one's id, which must not accept its old credential.
+// revocation, the web console (the admin token reads its state API over HTTPS,
+// a tenant's certificate gets 403), and a deletion that leaves nothing of the
+// tenant on the host, by a scan of every resource type the real server lists
+// through discovery; then a new Tenant with the deleted one's id, which must not
+// accept its old credential.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoreV1Api, KubeConfig, type ApiException } from '@kubernetes/client-node';
@@ -17,6 +19,7 @@ import { createUpstream } from '../../src/kube/upstream-client.ts';
 import { TENANTS_PATH, TENANT_API_VERSION } from '../../src/tenants/tenant-crd.ts';
 import { waitForTenant } from '../../src/up/wait-for-tenants.ts';
 import { KubeHttp } from '../helpers/kube-http.ts';
+import { gatewayGet, kubeconfigParts } from '../helpers/gateway-https.ts';
 import { realKubeSkipReason, startRealWarren, warmTenantOpenApi, type RealWarren } from '../helpers/real-warren.ts';
 import { leftovers, listEverything } from '../helpers/upstream-leftovers.ts';
 
@@ -141,6 +144,24 @@ describe('warren serve on a real kube-apiserver 1.20', { timeout: 600_000, ...(s
     }
     assert.deepEqual(names(ok(await acme(['get', 'configmaps', '-A']), 'acme get cm -A')).filter((n) => n === 'plan'), []);
     assert.equal(ok(await globex(['get', 'configmap', 'plan', '-n', 'secret-plans', '-o', 'jsonpath={.data.x}']), 'still there'), 'y');
+  });
+
+  it('console: the platform-admin token reads the state over HTTPS (both tenants, in their own names); a tenant certificate gets 403', async () => {
+    const token = ok(await w.warren(['admin', 'token']), 'warren admin token').trim();
+    const acmeAuth = kubeconfigParts(acmeKc);
+    const state = await eventually(async () => {
+      const r = await gatewayGet(`${w.gatewayUrl}/console/api/state`, { ca: acmeAuth.ca, token });
+      assert.equal(r.status, 200, r.body);
+      const body = JSON.parse(r.body) as { tenants: { name: string; id: string; phase: string }[] };
+      assert.deepEqual(body.tenants.filter((t) => t.phase === 'Ready').map((t) => t.name).sort(), ['acme', 'globex']);
+      return body;
+    }, 'the console state lists acme and globex Ready', { timeoutMs: 60_000 });
+    assert.equal(state.tenants.find((t) => t.name === 'acme')?.id, acmeId);
+    for (const path of ['/console/api/state', '/console/']) {
+      const r = await gatewayGet(`${w.gatewayUrl}${path}`, acmeAuth);
+      assert.equal(r.status, 403, `${path} with acme's certificate: ${r.body}`);
+      assert.doesNotMatch(r.body, new RegExp(`${acmeId}-|${globexId}-`));
+    }
   });
 
   it('quota: a create over the tenant\'s cpu quota is refused 403 in tenant terms, and nothing is written', async () => {

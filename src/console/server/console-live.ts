@@ -2,15 +2,13 @@
 // EventSource, so the token travels in the Authorization header, never in a
 // URL. The first event is the whole state (`state`); after that each change
 // the watches saw (coalesced in console-source.ts) is a `delta` of the rows
-// that changed (view/state-delta.ts), and a change the pages do not show
+// that changed (view/console-model.ts), and a change the pages do not show
 // sends nothing. The stream ends when the caller's credential expires (an
 // `expired` event, then the end): a token is checked once per request, and a
 // stream must not outlive it; the page signs in again. A client that stops
 // reading is cut off once 4 MiB wait for it (it reconnects and gets a fresh
 // state): what the gateway holds never grows with a slow reader.
 import type { ServerResponse } from 'node:http';
-import type { ConsoleState } from '../view/console-types.ts';
-import { stateDelta } from '../view/state-delta.ts';
 import type { ConsoleSource, LiveUpdate } from './console-source.ts';
 import { formatEvent } from '../view/event-stream.ts';
 
@@ -68,13 +66,18 @@ export async function serveLive(res: ServerResponse, source: ConsoleSource, open
   }
   res.once('close', cleanup);
   res.on('error', cleanup);
-  let sent: ConsoleState = first;
+  let sent = first.revision;
   unsubscribe = source.subscribe((update: LiveUpdate) => {
-    // In step with the last broadcast: its delta is shared by every stream; otherwise (the stream began
-    // between two broadcasts) this stream's own.
-    const delta = update.previous === sent ? update.delta() : stateDelta(sent, update.state);
-    sent = update.state;
-    if (delta) write(formatEvent('delta', delta));
+    // Every stream starts from the last broadcast (state() flushes first), so it is in step; one that
+    // is not gets the whole state again rather than a delta from a state it never had.
+    if (update.previous !== sent) {
+      const state = update.state();
+      sent = state.revision;
+      write(formatEvent('state', state));
+      return;
+    }
+    sent = update.revision;
+    if (update.delta) write(formatEvent('delta', update.delta));
   });
   write(formatEvent('state', first));
   if (options.endsAt !== undefined) expireAt(options.endsAt);

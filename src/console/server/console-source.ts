@@ -1,31 +1,35 @@
 // The console's view of the platform, kept by watches: informers on Tenants,
 // Clusters, (Cluster)ResourceBindings and the tenants' namespaces, started on
 // the first console request (a gateway nobody opens the console on watches
-// nothing more) and stopped with the gateway. Every change schedules one
-// rebuilt state for the live subscribers, coalesced over a short delay so a
-// burst of binding updates costs one message, not one per object; the delta
-// from the previous broadcast is computed once for every stream in step.
+// nothing more) and stopped with the gateway. Each watch event updates the
+// incremental model (view/console-model.ts) in the cells it touches; the live
+// subscribers get one flush, coalesced over a short delay so a burst of binding
+// updates costs one message, not one per object. The delta comes from what
+// changed, computed once for every stream; the whole state is built only for a
+// new stream or the state API (which flush first, so every stream stays in step).
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, ResourceBinding } from '../../core/propagation/karmada-types.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { startInformer, type Informer } from '../../kube/informer.ts';
 import { TENANTS_PATH, type Tenant } from '../../tenants/tenant-crd.ts';
-import { buildConsoleState } from '../view/console-state.ts';
 import type { ConsoleState } from '../view/console-types.ts';
-import { stateDelta, type ConsoleDelta } from '../view/state-delta.ts';
+import { createConsoleModel, type ConsoleEvent } from '../view/console-model.ts';
+import type { ConsoleDelta } from '../view/state-delta.ts';
 import { slimBinding, slimObject } from './slim-objects.ts';
 
 export const CLUSTERS_PATH = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/resourcebindings';
 const CLUSTER_BINDINGS_PATH = '/apis/work.karmada.io/v1alpha2/clusterresourcebindings';
 
-/** One broadcast: the new state, the one broadcast before it, and the delta between them (computed once). */
+/** One broadcast: the revision it moves a stream from, the one it moves it to, and what changed (computed once). */
 export interface LiveUpdate {
-  state: ConsoleState;
-  previous: ConsoleState | undefined;
-  /** undefined: nothing the pages show changed. Without a previous broadcast, undefined too (streams compute their own). */
-  delta(): ConsoleDelta | undefined;
+  previous: string;
+  revision: string;
+  /** undefined: nothing the pages show changed. */
+  delta: ConsoleDelta | undefined;
+  /** The whole state after the update: for a stream not at `previous` (it sends the whole state again). */
+  state(): ConsoleState;
 }
 
 export interface ConsoleSource {
@@ -48,50 +52,58 @@ export interface ConsoleSourceOptions {
   coalesceMs?: number;
 }
 
+const storeKey = (obj: KubeObject): string => (obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name ?? ''}` : obj.metadata.name ?? '');
+
 export function startConsoleSource(options: ConsoleSourceOptions): ConsoleSource {
   const { upstream, log } = options;
   const listeners = new Set<(update: LiveUpdate) => void>();
+  const model = createConsoleModel();
   let timer: NodeJS.Timeout | undefined;
-  let revision = 0;
-  let last: ConsoleState | undefined;
-  const changed = (): void => {
-    revision++;
+  /** Flushes what the model gathered and tells every subscriber, now. */
+  const broadcast = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!model.pending()) return;
+    const previous = model.state().revision;
+    const delta = model.flush();
+    const update: LiveUpdate = { previous, revision: model.state().revision, delta, state: model.state };
+    for (const listener of listeners) listener(update);
+  };
+  const schedule = (): void => {
     if (timer || listeners.size === 0) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      const update = broadcastOf(current());
-      for (const listener of listeners) listener(update);
-    }, options.coalesceMs ?? 250);
+    timer = setTimeout(broadcast, options.coalesceMs ?? 250);
   };
-  const broadcastOf = (state: ConsoleState): LiveUpdate => {
-    const previous = last;
-    last = state;
-    let memo: { delta: ConsoleDelta | undefined } | undefined;
-    return { state, previous, delta: () => (memo ??= { delta: previous ? stateDelta(previous, state) : undefined }).delta };
+  // Each event reads the object as the informer now stores it (undefined: gone), so the model
+  // follows the store whatever the event's type says.
+  const watch = <T extends KubeObject>(listPath: string, transform: (obj: T) => T, toEvent?: (key: string, obj: T | undefined) => ConsoleEvent, labelSelector?: string): Informer<T> => {
+    const informer: Informer<T> = startInformer<T>({
+      upstream, listPath, log, transform, ...(labelSelector ? { labelSelector } : {}),
+      onEvent: (_type, obj) => {
+        if (!toEvent) return;
+        const key = storeKey(obj);
+        model.apply(toEvent(key, informer.store.get(key)));
+        schedule();
+      },
+    });
+    return informer;
   };
-  const watch = <T extends KubeObject>(listPath: string, transform: (obj: T) => T, labelSelector?: string): Informer<T> =>
-    startInformer<T>({ upstream, listPath, log, transform, onEvent: changed, ...(labelSelector ? { labelSelector } : {}) });
-  const tenants = watch<Tenant>(TENANTS_PATH, slimObject);
-  const clusters = watch<Cluster>(CLUSTERS_PATH, slimObject);
-  const bindings = watch<ResourceBinding>(BINDINGS_PATH, slimBinding);
-  const clusterBindings = watch<ResourceBinding>(CLUSTER_BINDINGS_PATH, slimBinding);
-  const namespaces = watch<KubeObject>('/api/v1/namespaces', slimObject, TENANT_LABEL);
+  const tenants = watch<Tenant>(TENANTS_PATH, slimObject, (key, object) => ({ kind: 'tenant', key, object }));
+  const clusters = watch<Cluster>(CLUSTERS_PATH, slimObject, (key, object) => ({ kind: 'cluster', key, object }));
+  const bindings = watch<ResourceBinding>(BINDINGS_PATH, slimBinding, (key, object) => ({ kind: 'binding', key: `rb/${key}`, object }));
+  const clusterBindings = watch<ResourceBinding>(CLUSTER_BINDINGS_PATH, slimBinding, (key, object) => ({ kind: 'binding', key: `crb/${key}`, object }));
+  // Namespaces are read by the detail page only; they change nothing the live pages show.
+  const namespaces = watch<KubeObject>('/api/v1/namespaces', slimObject, undefined, TENANT_LABEL);
   const all = [tenants, clusters, bindings, clusterBindings, namespaces];
   const synced = Promise.race([
     Promise.all(all.map((i) => i.synced())).then(() => undefined),
     new Promise<void>((resolve) => setTimeout(resolve, options.syncWaitMs ?? 10_000).unref()),
   ]).catch(() => undefined);
   const allBindings = (): ResourceBinding[] => [...bindings.store.values(), ...clusterBindings.store.values()];
-  const current = (): ConsoleState => buildConsoleState({
-    tenants: [...tenants.store.values()],
-    clusters: [...clusters.store.values()],
-    bindings: allBindings(),
-    revision: String(revision),
-  });
   return {
     async state() {
       await synced;
-      return current();
+      broadcast();
+      return model.state();
     },
     tenant: (name) => tenants.store.get(name),
     namespaces: () => [...namespaces.store.values()],

@@ -37,6 +37,12 @@ function place(cluster: Cluster, field: 'region' | 'zone' | 'provider'): string 
 
 export function memberRow(cluster: Cluster, tenants: readonly Tenant[]): MemberRow {
   const name = cluster.metadata.name ?? '';
+  return memberRowOf(cluster, tenants.filter((t) => (t.status?.clusters ?? []).includes(name)).map((t) => t.metadata.name ?? ''));
+}
+
+/** The row with the names of the tenants allowed on it already known (the incremental model keeps them). */
+export function memberRowOf(cluster: Cluster, tenantNames: readonly string[]): MemberRow {
+  const name = cluster.metadata.name ?? '';
   const { health, reason } = memberHealth(cluster);
   const nodes = cluster.status?.nodeSummary;
   return {
@@ -50,6 +56,6 @@ export function memberRow(cluster: Cluster, tenants: readonly Tenant[]): MemberR
     provider: place(cluster, 'provider'),
     resources: resourceLines(cluster),
     nodes: nodes?.totalNum !== undefined ? `${nodes.readyNum ?? 0}/${nodes.totalNum}` : '',
-    tenants: tenants.filter((t) => (t.status?.clusters ?? []).includes(name)).map((t) => t.metadata.name ?? '').sort(),
+    tenants: [...new Set(tenantNames)].sort(),
   };
 }

@@ -21,6 +21,14 @@ export function bindingTenant(binding: ResourceBinding, ids: ReadonlySet<string>
   return inside === undefined ? undefined : id;
 }
 
+/** Each member a binding places the workload on, with its share there (a member listed twice counts twice, as before). */
+export function placementsOf(id: string, binding: ResourceBinding): { member: string; workload: PlacedWorkload }[] {
+  return (binding.spec?.clusters ?? []).flatMap((target) => {
+    const workload = placedOn(id, binding, target.name);
+    return workload ? [{ member: target.name, workload }] : [];
+  });
+}
+
 function numberOf(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }
@@ -44,35 +52,53 @@ export function placedOn(id: string, binding: ResourceBinding, member: string): 
   };
 }
 
-const byName = (a: PlacedWorkload, b: PlacedWorkload): number => `${a.namespace}/${a.name}/${a.kind}`.localeCompare(`${b.namespace}/${b.name}/${b.kind}`);
+// The last key makes the order total (two bindings may place the same kind/name): the incremental model
+// (console-model.ts) folds bindings in another order than a rebuild and must give the same cell.
+const byWorkload = (a: PlacedWorkload, b: PlacedWorkload): number => `${a.namespace}/${a.name}/${a.kind}`.localeCompare(`${b.namespace}/${b.name}/${b.kind}`)
+  || a.replicas - b.replicas || a.ready - b.ready || Number(a.applied) - Number(b.applied) || a.health.localeCompare(b.health);
+
+/** The cell's totals from its workloads, in the one order both the rebuild and the incremental model use. */
+export function cellOf(tenant: string, member: string, workloads: readonly PlacedWorkload[]): PlacementCell {
+  const sorted = [...workloads].sort(byWorkload);
+  return { tenant, member, replicas: sorted.reduce((n, w) => n + w.replicas, 0), ready: sorted.reduce((n, w) => n + w.ready, 0), workloads: sorted };
+}
+
+/**
+ * Tenant name by id. An id two Tenants claim maps to neither: their bindings are left out, never
+ * given to whichever Tenant the store happened to list last.
+ */
+export function tenantNamesById(tenants: readonly Tenant[]): Map<string, string> {
+  const claims = new Map<string, string[]>();
+  for (const t of tenants) {
+    const id = tenantIdOf(t);
+    if (id) claims.set(id, [...(claims.get(id) ?? []), t.metadata.name ?? '']);
+  }
+  return new Map([...claims].flatMap(([id, names]) => (names.length === 1 ? [[id, names[0] ?? ''] as const] : [])));
+}
 
 export function placementMap(tenants: readonly Tenant[], clusters: readonly Cluster[], bindings: readonly ResourceBinding[]): PlacementMap {
-  const nameById = new Map(tenants.flatMap((t) => (tenantIdOf(t) ? [[tenantIdOf(t), t.metadata.name ?? ''] as const] : [])));
+  const nameById = tenantNamesById(tenants);
   const ids = new Set(nameById.keys());
   const members = clusters.map((c) => c.metadata.name ?? '').sort();
-  const cells = new Map<string, PlacementCell>();
+  const placed = new Map<string, { tenant: string; member: string; workloads: PlacedWorkload[] }>();
   for (const binding of bindings) {
     const id = bindingTenant(binding, ids);
     if (!id) continue;
     const tenant = nameById.get(id) ?? '';
-    for (const target of binding.spec?.clusters ?? []) {
-      const workload = placedOn(id, binding, target.name);
-      if (!workload) continue;
-      const key = `${tenant}\u0000${target.name}`;
-      const cell = cells.get(key) ?? { tenant, member: target.name, replicas: 0, ready: 0, workloads: [] };
-      cell.replicas += workload.replicas;
-      cell.ready += workload.ready;
-      cell.workloads.push(workload);
-      cells.set(key, cell);
+    for (const { member, workload } of placementsOf(id, binding)) {
+      const key = `${tenant}\u0000${member}`;
+      const entry = placed.get(key) ?? { tenant, member, workloads: [] };
+      entry.workloads.push(workload);
+      placed.set(key, entry);
     }
   }
-  for (const cell of cells.values()) cell.workloads.sort(byName);
+  const cells = [...placed.values()].map((p) => cellOf(p.tenant, p.member, p.workloads));
   const health: Record<string, MemberHealth> = {};
   for (const c of clusters) health[c.metadata.name ?? ''] = memberHealth(c).health;
   return {
     tenants: tenants.map((t) => t.metadata.name ?? '').sort(),
     members,
-    cells: [...cells.values()].sort(byCell),
+    cells: cells.sort(byCell),
     health,
   };
 }

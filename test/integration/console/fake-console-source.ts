@@ -1,7 +1,8 @@
 // A ConsoleSource without informers, for the live-stream tests: state() answers the last published state,
-// and publish() broadcasts a new one as console-source.ts does (without a shared delta: each stream makes its own).
+// and publish() broadcasts a new one as console-source.ts does: the delta from the last published state, once for all.
 import type { ConsoleSource, LiveUpdate } from '../../../src/console/server/console-source.ts';
 import type { ConsoleState } from '../../../src/console/view/console-types.ts';
+import { stateDelta } from '../../../src/console/view/state-delta.ts';
 
 export interface FakeConsoleSource {
   source: ConsoleSource;
@@ -27,8 +28,9 @@ export function fakeConsoleSource(initial: ConsoleState): FakeConsoleSource {
   return {
     source,
     publish(state) {
+      const update: LiveUpdate = { previous: current.revision, revision: state.revision, delta: stateDelta(current, state), state: () => state };
       current = state;
-      listeners.forEach((l) => l({ state, previous: undefined, delta: () => undefined }));
+      listeners.forEach((l) => l(update));
     },
     listeners: () => listeners.size,
   };
