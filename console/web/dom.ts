@@ -48,18 +48,24 @@ export function phaseTone(phase: string): string {
 /**
  * Redraws inside container without losing the keyboard focus: a live update
  * replaces buttons, and the one focused before is focused again after (found
- * by its accessible name), so a keyboard user is not thrown to the top.
+ * by its data-focus-key, else its accessible name), so a keyboard user is not
+ * thrown to the top. A button whose name changes with the state it toggles
+ * (Suspend → Resume, a sort mark) carries a data-focus-key that does not.
  */
 export function keepingFocus(container: Element, redraw: () => void): void {
   const active = document.activeElement;
   const inside = active instanceof HTMLElement && container.contains(active) && active.tagName === 'BUTTON';
-  const key = inside ? active.getAttribute('aria-label') ?? active.textContent : undefined;
+  const key = inside ? focusKey(active) : undefined;
   redraw();
   if (!key) return;
   for (const el of container.querySelectorAll<HTMLElement>('button')) {
-    if ((el.getAttribute('aria-label') ?? el.textContent) === key) {
+    if (focusKey(el) === key) {
       el.focus();
       return;
     }
   }
+}
+
+function focusKey(el: Element): string | null {
+  return el.getAttribute('data-focus-key') ?? el.getAttribute('aria-label') ?? el.textContent;
 }

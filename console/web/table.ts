@@ -29,7 +29,7 @@ export function sortableTable<Row extends object>(options: TableOptions<Row>): H
     const ariaSort = sorted ? query.direction : 'none';
     if (col.sortable === false) return h('th', { scope: 'col' }, col.label);
     return h('th', { scope: 'col', 'aria-sort': ariaSort },
-      h('button', { type: 'button', class: 'sort', onclick: () => options.onQuery(toggleSort(query, col.key)) },
+      h('button', { type: 'button', class: 'sort', 'data-focus-key': `sort-${col.key}`, onclick: () => options.onQuery(toggleSort(query, col.key)) },
         col.label, h('span', { 'aria-hidden': 'true', class: 'sort-mark' }, sorted ? (query.direction === 'ascending' ? ' ▲' : ' ▼') : '')));
   }));
   const body = rows.length === 0

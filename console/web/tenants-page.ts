@@ -48,8 +48,8 @@ export function tenantsPage(main: HTMLElement, ctx: PageContext): Page {
     {
       key: 'suspended', label: 'Actions', sortable: false, cell: (r) => h('div', { class: 'actions' },
         r.suspended
-          ? h('button', { type: 'button', 'aria-label': `Resume ${r.name}`, onclick: () => void act(r, 'resume') }, 'Resume')
-          : h('button', { type: 'button', 'aria-label': `Suspend ${r.name}`, onclick: () => void act(r, 'suspend') }, 'Suspend'),
+          ? h('button', { type: 'button', 'data-focus-key': `suspend-${r.name}`, 'aria-label': `Resume ${r.name}`, onclick: () => void act(r, 'resume') }, 'Resume')
+          : h('button', { type: 'button', 'data-focus-key': `suspend-${r.name}`, 'aria-label': `Suspend ${r.name}`, onclick: () => void act(r, 'suspend') }, 'Suspend'),
         h('button', { type: 'button', 'aria-label': `Revoke credentials of ${r.name}`, onclick: () => void act(r, 'revoke') }, 'Revoke'),
         h('button', { type: 'button', 'aria-label': `Download kubeconfig of ${r.name}`, onclick: () => downloadKubeconfig(r, ctx) }, 'Kubeconfig'),
         h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${r.name}`, onclick: () => confirmDelete(r.name, ctx) }, 'Delete')),

@@ -20,6 +20,7 @@ import { createUpstream } from '../../src/kube/upstream-client.ts';
 import { loadGatewaySecrets } from '../../src/tenants/platform-secrets.ts';
 import { mintPlatformAdminToken } from '../../src/gateway/portal/platform-admin.ts';
 import { SCREENSHOTS, startConsoleEnv, type ConsoleEnv } from './console-env.ts';
+import { checkLabelsAndContrast, keyboardTour } from './keyboard-tour.ts';
 
 // What the functions run inside the page see (the project compiles without the DOM library).
 declare const document: { getElementById(id: string): { textContent: string | null } | null; querySelector(s: string): { textContent: string | null; getAttribute(n: string): string | null } | null; body: { innerText: string }; documentElement: { scrollWidth: number } };
@@ -113,6 +114,7 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
   it('signs in with the platform-admin token and lists the tenants', async () => {
     await page.goto(`${gateway}/console/`);
     await page.waitForSelector('#token');
+    await checkLabelsAndContrast(page, 'sign-in');
     // A wrong token is refused and keeps the form.
     await page.type('#token', 'not-a-token');
     await page.click('form.sign-in button[type=submit]');
@@ -287,6 +289,16 @@ describe('the web console in Chromium', { skip: browser.skip, timeout: 300_000 }
       return r.code !== 0 && /NotFound|not found/.test(r.stderr);
     }, 'initech gone', { timeoutMs: 90_000 });
     await page.waitForFunction(() => !document.querySelector('[data-tenant="initech"]'), { timeout: 30_000 });
+  });
+
+  it('reaches every page and every action of the tenants page by keyboard alone, all named and readable', async () => {
+    const tenantExists = async (name: string): Promise<boolean> => {
+      const r = await env.host(['get', 'tenant', name]);
+      if (r.code === 0) return true;
+      assert.match(r.stderr, /NotFound|not found/, r.stderr);
+      return false;
+    };
+    await diagnose(page, env.pageErrors, keyboardTour({ page, gateway, tenantExists }, 'hooli'));
   });
 
   it('is usable at a phone\'s width', async () => {
