@@ -140,6 +140,8 @@ async function pages(page: Page): Promise<void> {
 /** The tour: starts on a fresh load of the tenants page, signed in; creates and deletes `name`. */
 export async function keyboardTour(options: TourOptions, name: string): Promise<void> {
   const { page, gateway } = options;
+  // A real load (a hash-only goto keeps the old focus); the token stays in this tab's sessionStorage.
+  await page.goto('about:blank');
   await page.goto(`${gateway}/console/#/tenants`);
   await page.waitForSelector('[data-tenant="acme"]');
   const first = (await tabTo(page, 'a.skip-link')).length;

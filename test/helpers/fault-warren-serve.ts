@@ -11,8 +11,12 @@ export interface WarrenServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, readyTimeoutMs = 180_000): Promise<WarrenServeProcess> {
-  const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`];
+/** A number is the ready timeout (ms); `args` are more flags for `warren serve` (e.g. --leader-elect). */
+export type ServeStart = number | { readyTimeoutMs?: number; args?: string[] };
+
+export async function startWarrenServe(upstreamKubeconfigPath: string, port: number, start: ServeStart = 180_000): Promise<WarrenServeProcess> {
+  const { readyTimeoutMs = 180_000, args: extra = [] } = typeof start === 'number' ? { readyTimeoutMs: start } : start;
+  const args = [...exitWithParentArgs(), join(REPO_ROOT, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigPath, '--listen', `127.0.0.1:${port}`, ...extra];
   const child: ChildProcess = spawn(process.execPath, args, exitWithParentSpawn({ cwd: REPO_ROOT }));
   let out = '';
   let dead = false;
