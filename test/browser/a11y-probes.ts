@@ -47,6 +47,7 @@ export async function tabTo(page: Page, selector: string, { back = false, max = 
 /** Every form control and button without an accessible name, every img without alt. */
 const UNNAMED = `(() => {
   const out = [];
+  let checked = 0;
   const name = (el) => {
     const by = el.getAttribute('aria-labelledby');
     if (by) return by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' ').trim();
@@ -57,16 +58,20 @@ const UNNAMED = `(() => {
   };
   for (const el of document.querySelectorAll('input, select, textarea, button, meter')) {
     if (el.type === 'hidden') continue;
+    checked++;
     if (!name(el)) out.push(el.outerHTML.slice(0, 120));
   }
   for (const img of document.querySelectorAll('img, [role=img]')) {
     if (img.tagName === 'IMG' ? !img.hasAttribute('alt') : !name(img)) out.push(img.outerHTML.slice(0, 120));
   }
-  return out;
+  return { checked, found: out };
 })()`;
 
-export async function unnamed(page: Page): Promise<string[]> {
-  return page.evaluate(UNNAMED) as Promise<string[]>;
+/** What a probe looked at (so a test can tell it saw the page) and what it found wrong. */
+export interface Probe { checked: number; found: string[] }
+
+export async function unnamed(page: Page): Promise<Probe> {
+  return page.evaluate(UNNAMED) as Promise<Probe>;
 }
 
 /**
@@ -91,6 +96,7 @@ const LOW_CONTRAST = `(() => {
     return base;
   };
   const out = [];
+  let checked = 0;
   for (const el of document.querySelectorAll('body *')) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
     if (!own || el.closest('[disabled], script, style, noscript, option')) continue;
@@ -98,6 +104,7 @@ const LOW_CONTRAST = `(() => {
     const s = getComputedStyle(el);
     if (r.width === 0 || r.height === 0 || s.visibility === 'hidden' || r.right < 0 || r.bottom < 0) continue;
     if (el.closest('.visually-hidden')) continue;
+    checked++;
     const bg = background(el);
     const fg = over(parse(s.color), bg);
     const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
@@ -106,9 +113,9 @@ const LOW_CONTRAST = `(() => {
     const large = size >= 24 || (size >= 18.66 && +s.fontWeight >= 700);
     if (ratio < (large ? 3 : 4.5)) out.push(el.tagName.toLowerCase() + '.' + el.className + ' "' + el.textContent.trim().slice(0, 40) + '" ' + s.color + ' on rgb(' + bg.slice(0, 3).map(Math.round).join(', ') + ') = ' + ratio.toFixed(2));
   }
-  return out;
+  return { checked, found: out };
 })()`;
 
-export async function lowContrast(page: Page): Promise<string[]> {
-  return page.evaluate(LOW_CONTRAST) as Promise<string[]>;
+export async function lowContrast(page: Page): Promise<Probe> {
+  return page.evaluate(LOW_CONTRAST) as Promise<Probe>;
 }
