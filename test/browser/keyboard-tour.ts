@@ -31,7 +31,16 @@ export async function checkLabelsAndContrast(page: Page, where: string): Promise
 const PLANT = `(() => {
   const box = document.createElement('div');
   box.id = 'probe-plant';
-  box.innerHTML = '<p style="color:#767676">just readable</p><p style="color:#777777">too faint</p><button type="button"></button>';
+  // Through the CSSOM: the console's CSP (style-src 'self') blocks style attributes in markup.
+  for (const [colour, text] of [['#767676', 'just readable'], ['#777777', 'too faint']]) {
+    const p = document.createElement('p');
+    p.style.color = colour;
+    p.textContent = text;
+    box.appendChild(p);
+  }
+  const button = document.createElement('button');
+  button.type = 'button';
+  box.appendChild(button);
   document.body.appendChild(box);
 })()`;
 
