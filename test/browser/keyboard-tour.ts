@@ -99,7 +99,7 @@ async function create(page: Page, name: string): Promise<void> {
   await page.waitForSelector(`[data-tenant="${name}"][data-phase="Ready"]`);
 }
 
-async function suspendResume(page: Page, name: string): Promise<void> {
+async function suspendResumeRevoke(page: Page, name: string): Promise<void> {
   await tabTo(page, `button[aria-label="Suspend ${name}"]`);
   await press(page, 'Enter');
   await page.waitForSelector(`[data-tenant="${name}"][data-phase="Suspended"]`, { timeout: 60_000 });
@@ -107,6 +107,9 @@ async function suspendResume(page: Page, name: string): Promise<void> {
   await page.waitForFunction((n) => document.activeElement?.matches(`button[aria-label="Resume ${n}"]`) ?? false, {}, name);
   await press(page, 'Space');
   await page.waitForSelector(`[data-tenant="${name}"][data-phase="Ready"]`, { timeout: 60_000 });
+  await tabTo(page, `button[aria-label="Revoke credentials of ${name}"]`);
+  await press(page, 'Enter');
+  await page.waitForFunction((n) => (document.querySelector('#notice')?.textContent ?? '').includes(`Tenant ${n}: credentials revoked`), {}, name);
 }
 
 async function kubeconfig(page: Page): Promise<void> {
@@ -186,7 +189,7 @@ export async function keyboardTour(options: TourOptions, name: string): Promise<
   await filterAndSort(page);
   await create(page, name);
   await checkLabelsAndContrast(page, 'tenants with the create form open');
-  await suspendResume(page, name);
+  await suspendResumeRevoke(page, name);
   await kubeconfig(page);
   await remove(page, name, options.tenantExists);
   await pages(page);
