@@ -10,6 +10,7 @@ import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, TargetCluster } from '../../core/propagation/karmada-types.ts';
 import type { ClusterOutcome } from '../../core/propagation/binding/binding-status.ts';
 import { memberManifest } from '../../core/propagation/binding/build-work.ts';
+import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../core/propagation/status/reflect-status.ts';
 import { executionNamespace } from '../../core/propagation/detector/index.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
@@ -91,10 +92,15 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
  * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
  * RBAC scoped or refused (ADR 20). Pure: the steering property test judges exactly this.
  */
-export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName'>, clusterName: string, manifest: KubeObject): MemberRbac {
+export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject): MemberRbac {
   const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
   const labels = isNamespaceRow(plan.resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
-  const annotations = { ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(clusterName) };
+  // The template generation as pruneTemplate stamped it (the engine's value): an override's goes with the other engine keys.
+  const generation = plan.pruned.metadata.annotations?.[RESOURCE_TEMPLATE_GENERATION_ANNOTATION];
+  const annotations = {
+    ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(clusterName),
+    ...(generation !== undefined ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation } : {}),
+  };
   return scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations }));
 }
 
