@@ -225,6 +225,56 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
     }, 'globex on member1');
   });
 
+  it('issue 13 item 1: a template and an override carrying acme\'s binding marks reach member2 with globex\'s marks only', async () => {
+    const acmeBinding = await env.http('acme').get(`${BINDING_API}/namespaces/shop/resourcebindings/settings-configmap`);
+    assert.equal(acmeBinding.status, 200, acmeBinding.text);
+    const acmeUid = (acmeBinding.body as KubeObject).metadata.uid ?? '';
+    assert.ok(acmeUid);
+    // Every key Karmada or Warren reads, with acme's values: its binding uid, its namespace, its policy and Work names.
+    const forged = {
+      [PERMANENT_ID]: acmeUid, 'clusterresourcebinding.karmada.io/permanent-id': acmeUid, 'karmada.io/managed': 'false',
+      'propagationpolicy.karmada.io/name': 'settings', 'propagationpolicy.karmada.io/namespace': 'shop', 'work.karmada.io/name': 'settings-configmap',
+    };
+    const created = await env.http('globex').post('/api/v1/namespaces/app/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'steer', labels: forged, annotations: { ...forged, 'resourcebinding.karmada.io/namespace': 'shop' } }, data: { owner: 'globex' },
+    });
+    assert.equal(created.status, 201, created.text);
+    await env.apply('globex', `
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: steer, namespace: app }
+spec:
+  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: steer }]
+  placement: { clusterAffinity: { clusterNames: [member2] } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: { name: steer, namespace: app }
+spec:
+  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: steer }]
+  overrideRules:
+  - overriders:
+      labelsOverrider: [{ operator: add, value: { ${JSON.stringify(PERMANENT_ID)}: ${JSON.stringify(acmeUid)} } }]
+# (the tenant label in an overrider is refused by the gateway: 403 'set by the platform')
+`, 'globex-steer.yaml');
+    const copy = await eventually(() => onMember('member2', `/api/v1/namespaces/${globexId}-app/configmaps/steer`), 'globex\'s steer on member2');
+    const own = await eventually(async () => {
+      const res = await env.http('globex').get(`${BINDING_API}/namespaces/app/resourcebindings/steer-configmap`);
+      return res.status === 200 ? (res.body as KubeObject).metadata.uid : undefined;
+    }, 'globex\'s binding steer-configmap');
+    const labels = copy.metadata.labels ?? {};
+    assert.equal(labels[PERMANENT_ID], own, 'the copy carries globex\'s binding uid');
+    assert.equal(labels[TENANT_LABEL], globexId);
+    assert.equal(labels['karmada.io/managed'], 'true');
+    for (const [key, value] of [...Object.entries(labels), ...Object.entries(copy.metadata.annotations ?? {})]) {
+      assert.ok(!/karmada\.io\/|warren\.dev\//.test(key) || (value !== acmeUid && value !== acmeId && value !== 'shop' && value !== 'settings' && value !== 'settings-configmap'),
+        `the member copy carries ${key}=${value}, acme's`);
+    }
+    const settings = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop/configmaps/settings`);
+    assert.equal(settings?.metadata.labels?.[PERMANENT_ID], acmeUid, 'acme\'s copy is still acme\'s binding\'s');
+    assert.deepEqual(settings?.data, { owner: 'acme' });
+  });
+
   it('break 7: a propagated ClusterRole */*/* and ClusterRoleBinding grant nothing cluster-wide on the member, and aggregate nowhere', async () => {
     await env.apply('globex', GLOBEX_GOD, 'globex-god.yaml');
     // The engine has judged the ClusterRoleBinding once its binding has a status (applied or refused).
