@@ -7,7 +7,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { KubeObject } from '../../../../src/core/types.ts';
 import type { ResourceBinding } from '../../../../src/core/propagation/karmada-types.ts';
 import { judgeBinding, tenantNameOf } from '../../../../src/core/propagation/trust/binding-trust.ts';
 import { splitTargets } from '../../../../src/core/propagation/trust/allowed-targets.ts';
