@@ -16,7 +16,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertKubectlForbidden, assertRefused, consistently, waitAtMost } from './support/verdicts.ts';
-import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP } from './support/engine-attack.ts';
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP, configMapPolicy } from './support/engine-attack.ts';
 
 // globex asks for both members; its Tenant allows member2 only.
 const GLOBEX_APP = `
@@ -29,13 +29,7 @@ kind: ConfigMap
 metadata: { name: cfg, namespace: app }
 data: { owner: globex }
 ---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: cfg, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: cfg }]
-  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
-`;
+${configMapPolicy('PropagationPolicy', { name: 'cfg', namespace: 'app' }, '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }')}`;
 
 // Applied only after break 1 has been tried: once the engine watches Namespaces on member2, its
 // own ownership check happens to save acme there, and the attack would prove nothing.
@@ -239,24 +233,12 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
       apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'steer', labels: forged, annotations: { ...forged, 'resourcebinding.karmada.io/namespace': 'shop' } }, data: { owner: 'globex' },
     });
     assert.equal(created.status, 201, created.text);
-    await env.apply('globex', `
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: steer, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: steer }]
-  placement: { clusterAffinity: { clusterNames: [member2] } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: steer, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: steer }]
-  overrideRules:
-  - overriders:
-      labelsOverrider: [{ operator: add, value: { ${JSON.stringify(PERMANENT_ID)}: ${JSON.stringify(acmeUid)} } }]
-# (the tenant label in an overrider is refused by the gateway: 403 'set by the platform')
-`, 'globex-steer.yaml');
+    const steer = { name: 'steer', namespace: 'app' };
+    await env.apply('globex', [
+      configMapPolicy('PropagationPolicy', steer, '  placement: { clusterAffinity: { clusterNames: [member2] } }'),
+      // (the tenant label in an overrider is refused by the gateway: 403 'set by the platform')
+      configMapPolicy('OverridePolicy', steer, `  overrideRules: [{ overriders: { labelsOverrider: [{ operator: add, value: { ${JSON.stringify(PERMANENT_ID)}: ${JSON.stringify(acmeUid)} } }] } }]`),
+    ].join('---\n'), 'globex-steer.yaml');
     const copy = await eventually(() => onMember('member2', `/api/v1/namespaces/${globexId}-app/configmaps/steer`), 'globex\'s steer on member2');
     const own = await eventually(async () => {
       const res = await env.http('globex').get(`${BINDING_API}/namespaces/app/resourcebindings/steer-configmap`);
