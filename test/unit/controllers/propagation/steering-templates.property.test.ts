@@ -7,7 +7,8 @@
 // that look like B's or an execution space once prefixed. The member holds
 // whatever is at the address (B's copy, an old copy, a member-local object, each
 // with forged marks), the host holds Works with forged marks. Judged on the
-// engine's own decisions, run as the engine runs them: judgeBinding, splitTargets,
+// engine's own decisions, run as the engine runs them: claimOf (which policy
+// binds the template: the same with or without the forged keys), judgeBinding, splitTargets,
 // pruneTemplate + manifestFor + memberCopyFor (what the member gets),
 // applyToMember and deleteFromMember against a map-backed member, isSlotOf
 // (which Works belong to the binding). Asserted:
@@ -25,13 +26,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { KubeObject } from '../../../../src/core/types.ts';
-import type { Cluster, OverridePolicy, ResourceBinding } from '../../../../src/core/propagation/karmada-types.ts';
+import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding } from '../../../../src/core/propagation/karmada-types.ts';
 import type { Tenant } from '../../../../src/tenants/tenant-crd.ts';
 import { TENANT_LABEL } from '../../../../src/core/tenancy/tenant-id.ts';
 import { judgeBinding } from '../../../../src/core/propagation/trust/binding-trust.ts';
 import { splitTargets } from '../../../../src/core/propagation/trust/allowed-targets.ts';
 import { inTenantSpace } from '../../../../src/core/propagation/trust/member-ownership.ts';
 import { manifestFor, pruneTemplate } from '../../../../src/core/propagation/binding/build-work.ts';
+import { claimOf } from '../../../../src/core/propagation/binding/claim.ts';
+import { withoutEngineKeys } from '../../../../src/core/propagation/marks.ts';
 import { bindingMarks } from '../../../../src/controllers/propagation/binding-plan.ts';
 import { memberCopyFor } from '../../../../src/controllers/propagation/execute-work.ts';
 import { applyToMember, ConflictError, deleteFromMember } from '../../../../src/controllers/propagation/member-apply.ts';
@@ -149,9 +152,15 @@ const isOwnCopy = (labels: Record<string, string>): boolean => labels[TENANT_LAB
 /** Marks the engine reads as "a binding's copy": whoever's they are, they are A's only with A's label. */
 const carriesBindingMarks = (labels: Record<string, string>): boolean => labels[PID] !== undefined || labels[CPID] !== undefined || labels[MANAGED] !== undefined;
 
+/** A's own policies: one PropagationPolicy selecting the ConfigMap by name, one ClusterPropagationPolicy by kind. */
+const policy = (kind: string, name: string, namespace: string | undefined, selector: Record<string, string>): PropagationPolicy => ({
+  apiVersion: 'policy.karmada.io/v1alpha1', kind, metadata: { name, ...(namespace ? { namespace } : {}) },
+  spec: { resourceSelectors: [selector as never], placement: { clusterAffinity: { clusterNames: ['member2'] } } },
+});
+
 describe('templates and policies crafted to steer the engine', () => {
   it('property: member writes and deletes, and the binding\'s Works, are decided by the engine\'s marks alone', async () => {
-    const seen = { writes: 0, updates: 0, refusedUpdates: 0, deletes: 0, slots: 0 };
+    const seen = { claims: 0, writes: 0, updates: 0, refusedUpdates: 0, deletes: 0, slots: 0 };
     await fc.assert(fc.asyncProperty(arbScenario, async (s) => {
       const template = upstreamTemplate(s);
       const binding = engineBinding(template, s.labels, s.clusters);
@@ -160,6 +169,16 @@ describe('templates and policies crafted to steer the engine', () => {
       const tctx = { id: A };
       const pruned = pruneTemplate(tctx, template);
       assert.ok(pruned);
+      // The claim (which policy binds the template) is the same whatever the template says under the engine's keys:
+      // a label naming B's policy, or a claim label of A's other policy, chooses nothing.
+      const nsPolicies = [policy('PropagationPolicy', 'mine', s.namespace, { apiVersion: 'v1', kind: 'ConfigMap', name: 'web' })];
+      const clusterPolicies = [policy('ClusterPropagationPolicy', 'cluster-mine', undefined, { apiVersion: template.apiVersion ?? '', kind: s.row.kind })];
+      const plain = { ...pruned, metadata: { ...pruned.metadata, labels: withoutEngineKeys(pruned.metadata.labels) ?? {} } };
+      const claim = claimOf(pruned, nsPolicies, clusterPolicies, undefined);
+      assert.deepEqual(claim, claimOf(plain, nsPolicies, clusterPolicies, undefined), `the claim of ${JSON.stringify(pruned.metadata)}`);
+      // (None only for what Karmada never propagates: a Namespace named like an execution space.)
+      if (claim) seen.claims++;
+      assert.ok(claim === undefined || claim.policyName === 'mine' || claim.policyName === 'cluster-mine', `claimed by A's own policy: ${claim?.policyName ?? 'none'}`);
       const namespace = binding.metadata.namespace ?? '';
       const marks = bindingMarks({ namespace, name: binding.metadata.name ?? '', uid: UID_A, tenantNamespace: namespace ? s.namespace : '' });
       const plan = { tctx, resource: s.row, marks, tenant: tenantA, workName: 'slot', pruned };
