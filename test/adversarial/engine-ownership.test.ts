@@ -16,7 +16,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertKubectlForbidden, assertRefused, consistently, waitAtMost } from './support/verdicts.ts';
-import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP } from './support/engine-attack.ts';
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP, configMapPolicy } from './support/engine-attack.ts';
 
 // globex asks for both members; its Tenant allows member2 only.
 const GLOBEX_APP = `
@@ -29,13 +29,7 @@ kind: ConfigMap
 metadata: { name: cfg, namespace: app }
 data: { owner: globex }
 ---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: cfg, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: cfg }]
-  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
-`;
+${configMapPolicy('PropagationPolicy', { name: 'cfg', namespace: 'app' }, '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }')}`;
 
 // Applied only after break 1 has been tried: once the engine watches Namespaces on member2, its
 // own ownership check happens to save acme there, and the attack would prove nothing.
@@ -223,6 +217,44 @@ describe('adversarial: engine ownership and member scope', { timeout: 240_000 },
       }
       return undefined;
     }, 'globex on member1');
+  });
+
+  it('issue 13 item 1: a template and an override carrying acme\'s binding marks reach member2 with globex\'s marks only', async () => {
+    const acmeBinding = await env.http('acme').get(`${BINDING_API}/namespaces/shop/resourcebindings/settings-configmap`);
+    assert.equal(acmeBinding.status, 200, acmeBinding.text);
+    const acmeUid = (acmeBinding.body as KubeObject).metadata.uid ?? '';
+    assert.ok(acmeUid);
+    // Every key Karmada or Warren reads, with acme's values: its binding uid, its namespace, its policy and Work names.
+    const forged = {
+      [PERMANENT_ID]: acmeUid, 'clusterresourcebinding.karmada.io/permanent-id': acmeUid, 'karmada.io/managed': 'false',
+      'propagationpolicy.karmada.io/name': 'settings', 'propagationpolicy.karmada.io/namespace': 'shop', 'work.karmada.io/name': 'settings-configmap',
+    };
+    const created = await env.http('globex').post('/api/v1/namespaces/app/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'steer', labels: forged, annotations: { ...forged, 'resourcebinding.karmada.io/namespace': 'shop' } }, data: { owner: 'globex' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const steer = { name: 'steer', namespace: 'app' };
+    await env.apply('globex', [
+      configMapPolicy('PropagationPolicy', steer, '  placement: { clusterAffinity: { clusterNames: [member2] } }'),
+      // (the tenant label in an overrider is refused by the gateway: 403 'set by the platform')
+      configMapPolicy('OverridePolicy', steer, `  overrideRules: [{ overriders: { labelsOverrider: [{ operator: add, value: { ${JSON.stringify(PERMANENT_ID)}: ${JSON.stringify(acmeUid)} } }] } }]`),
+    ].join('---\n'), 'globex-steer.yaml');
+    const copy = await eventually(() => onMember('member2', `/api/v1/namespaces/${globexId}-app/configmaps/steer`), 'globex\'s steer on member2');
+    const own = await eventually(async () => {
+      const res = await env.http('globex').get(`${BINDING_API}/namespaces/app/resourcebindings/steer-configmap`);
+      return res.status === 200 ? (res.body as KubeObject).metadata.uid : undefined;
+    }, 'globex\'s binding steer-configmap');
+    const labels = copy.metadata.labels ?? {};
+    assert.equal(labels[PERMANENT_ID], own, 'the copy carries globex\'s binding uid');
+    assert.equal(labels[TENANT_LABEL], globexId);
+    assert.equal(labels['karmada.io/managed'], 'true');
+    for (const [key, value] of [...Object.entries(labels), ...Object.entries(copy.metadata.annotations ?? {})]) {
+      assert.ok(!/karmada\.io\/|warren\.dev\//.test(key) || (value !== acmeUid && value !== acmeId && value !== 'shop' && value !== 'settings' && value !== 'settings-configmap'),
+        `the member copy carries ${key}=${value}, acme's`);
+    }
+    const settings = await onMember('member2', `/api/v1/namespaces/${acmeId}-shop/configmaps/settings`);
+    assert.equal(settings?.metadata.labels?.[PERMANENT_ID], acmeUid, 'acme\'s copy is still acme\'s binding\'s');
+    assert.deepEqual(settings?.data, { owner: 'acme' });
   });
 
   it('break 7: a propagated ClusterRole */*/* and ClusterRoleBinding grant nothing cluster-wide on the member, and aggregate nowhere', async () => {

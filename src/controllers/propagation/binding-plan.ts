@@ -87,14 +87,7 @@ export function planBinding(ctx: EngineContext, input: PlanInput): BindingPlan |
     .filter((t) => !targets.some((c) => c.name === t.fromCluster))
     .map((t) => ({ name: t.fromCluster, ...(t.replicas !== undefined ? { replicas: t.replicas } : {}) }));
   const suspension = binding.spec.suspension;
-  // A ClusterResourceBinding's marks also carry Karmada's clusterresourcebinding keys; the engine routes by PERMANENT_ID_LABEL.
-  const marks: BindingMarks = namespace ? {
-    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid },
-    annotations: { [BINDING_NAME_ANNOTATION]: name, [BINDING_NAMESPACE_ANNOTATION]: tenantNamespace },
-  } : {
-    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: uid, [CLUSTER_PERMANENT_ID_LABEL]: uid },
-    annotations: { [CLUSTER_BINDING_NAME_ANNOTATION]: name },
-  };
+  const marks = bindingMarks({ namespace, name, uid, tenantNamespace });
   return {
     binding, resource, tenantId, tenant, tctx, namespace, uid, address: input.address, workName: input.workName, template, pruned, clusters,
     targets, refused, evicting,
@@ -104,6 +97,21 @@ export function planBinding(ctx: EngineContext, input: PlanInput): BindingPlan |
     overrides: tenantViews(tctx, ofTenant(ctx.informers.overrides, tenantId).filter((p) => p.metadata.namespace === namespace)),
     clusterOverrides: tenantViews(tctx, ofTenant(ctx.informers.clusterOverrides, tenantId)),
     marks,
+  };
+}
+
+/**
+ * The marks on every Work and member copy of a binding: the engine's values alone (memberManifest puts them over
+ * whatever the template says under these keys). Pure, so the steering property test reads the engine's own.
+ */
+export function bindingMarks(of: { namespace: string; name: string; uid: string; tenantNamespace: string }): BindingMarks {
+  // A ClusterResourceBinding's marks also carry Karmada's clusterresourcebinding keys; the engine routes by PERMANENT_ID_LABEL.
+  return of.namespace ? {
+    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: of.uid },
+    annotations: { [BINDING_NAME_ANNOTATION]: of.name, [BINDING_NAMESPACE_ANNOTATION]: of.tenantNamespace },
+  } : {
+    labels: { [MANAGED_LABEL]: 'true', [PERMANENT_ID_LABEL]: of.uid, [CLUSTER_PERMANENT_ID_LABEL]: of.uid },
+    annotations: { [CLUSTER_BINDING_NAME_ANNOTATION]: of.name },
   };
 }
 

@@ -10,11 +10,12 @@ import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, TargetCluster } from '../../core/propagation/karmada-types.ts';
 import type { ClusterOutcome } from '../../core/propagation/binding/binding-status.ts';
 import { memberManifest } from '../../core/propagation/binding/build-work.ts';
+import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../core/propagation/status/reflect-status.ts';
 import { executionNamespace } from '../../core/propagation/detector/index.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts';
-import { scopeRbacForMember } from '../../core/propagation/trust/member-rbac.ts';
+import { scopeRbacForMember, type MemberRbac } from '../../core/propagation/trust/member-rbac.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { errorMessage, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
@@ -63,11 +64,7 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
     return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
   }
   await ctx.members.watch(cluster, resource);
-  // A Namespace template gets the tenant's Pod Security labels on the member, whatever the template says.
-  const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
-  const memberLabels = isNamespaceRow(resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
-  const annotations = { ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(target.name) };
-  const scoped = scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels: memberLabels, annotations }));
+  const scoped = memberCopyFor(plan, target.name, manifest);
   if (!scoped.ok) {
     // A cluster-wide grant is refused on members (ADR 20): the Work says why, nothing is applied, and a copy an
     // earlier engine applied goes (only if it carries this binding's marks).
@@ -88,6 +85,23 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
   }
   await recordOnWork(true, 'Manifest has been successfully applied', applied.current);
   return outcome(true, undefined, applied.current);
+}
+
+/**
+ * What the member gets for this cluster: the manifest in the member's terms with the engine's marks over
+ * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
+ * RBAC scoped or refused (ADR 20). Pure: the steering property test judges exactly this.
+ */
+export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject): MemberRbac {
+  const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
+  const labels = isNamespaceRow(plan.resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
+  // The template generation as pruneTemplate stamped it (the engine's value): an override's goes with the other engine keys.
+  const generation = plan.pruned.metadata.annotations?.[RESOURCE_TEMPLATE_GENERATION_ANNOTATION];
+  const annotations = {
+    ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(clusterName),
+    ...(generation !== undefined ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation } : {}),
+  };
+  return scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations }));
 }
 
 interface ApplyInput {

@@ -36,7 +36,7 @@ export function worksInSlots(ctx: EngineContext, scope: RemovalScope): WorkView[
  * A Work the engine wrote for this binding: its creator mark (not the permanent-id label, which says nothing
  * about who wrote it), in the tenant's execution space for some cluster, at the name the engine gives it.
  */
-function isSlotOf(scope: RemovalScope, work: WorkView): boolean {
+export function isSlotOf(scope: Pick<RemovalScope, 'uid' | 'tenantId' | 'workName'>, work: WorkView): boolean {
   return scope.uid !== '' && work.metadata.annotations?.[WORK_CREATOR_ANNOTATION] === scope.uid && work.metadata.name === scope.workName
     && work.metadata.labels?.[TENANT_LABEL] === scope.tenantId && clusterOfWork(scope.tenantId, work) !== undefined;
 }

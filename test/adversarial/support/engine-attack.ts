@@ -7,6 +7,17 @@ export const BINDING_API = '/apis/work.karmada.io/v1alpha2';
 export const PERMANENT_ID = 'resourcebinding.karmada.io/permanent-id';
 export const TENANT_LABEL = 'tenancy.warren.dev/tenant';
 
+/** A Karmada policy of this kind, named as the one ConfigMap it selects, with the rest of its spec (YAML lines indented by two). */
+export function configMapPolicy(kind: 'PropagationPolicy' | 'OverridePolicy', at: { name: string; namespace: string }, rest: string): string {
+  return `apiVersion: policy.karmada.io/v1alpha1
+kind: ${kind}
+metadata: { name: ${at.name}, namespace: ${at.namespace} }
+spec:
+  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: ${at.name} }]
+${rest}
+`;
+}
+
 export const ACME_SHOP = `
 apiVersion: v1
 kind: Namespace
@@ -17,10 +28,4 @@ kind: ConfigMap
 metadata: { name: settings, namespace: shop }
 data: { owner: acme }
 ---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: settings, namespace: shop }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: ConfigMap, name: settings }]
-  placement: { clusterAffinity: { clusterNames: [member1, member2] } }
-`;
+${configMapPolicy('PropagationPolicy', { name: 'settings', namespace: 'shop' }, '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }')}`;

@@ -11,6 +11,8 @@ import type { Cluster, OverridePolicy, TargetCluster, Work } from '../karmada-ty
 import { applyOverrides, type AppliedPolicy } from '../override/index.ts';
 import { reviseReplicas } from '../workload/index.ts';
 import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../status/reflect-status.ts';
+import { withoutEngineKeys } from '../marks.ts';
+import { TENANT_LABEL } from '../../tenancy/tenant-id.ts';
 
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'ownerReferences', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers'] as const;
 const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision'];
@@ -84,10 +86,14 @@ export function buildWork(name: string, upstreamNamespace: string, manifest: Kub
   };
 }
 
-/** The Work's manifest in the member's terms, marked as the engine's. */
+/**
+ * The Work's manifest in the member's terms, marked as the engine's: whatever the template or an override put
+ * under the engine's keys goes (marks.ts), the marks are the only values there (issue 13: a template carrying
+ * another binding's permanent id or Work name steers nothing).
+ */
 export function memberManifest(ctx: TenantContext, manifest: KubeObject, marks: Omit<WorkMarks, 'tenantLabel'>): KubeObject {
   const obj = toUpstreamObject(ctx, structuredClone(manifest));
-  obj.metadata.labels = { ...obj.metadata.labels, ...marks.labels };
-  obj.metadata.annotations = { ...obj.metadata.annotations, ...marks.annotations };
+  obj.metadata.labels = { ...withoutEngineKeys(obj.metadata.labels), [TENANT_LABEL]: ctx.id, ...marks.labels };
+  obj.metadata.annotations = { ...withoutEngineKeys(obj.metadata.annotations), ...marks.annotations };
   return obj;
 }

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../types.ts';
 import { TENANT_LABEL } from '../../tenancy/tenant-id.ts';
 import { toTenantNamespace } from '../../tenancy/names.ts';
-import { MANAGED_LABEL, PERMANENT_ID_LABEL } from '../marks.ts';
+import { isEngineKey, MANAGED_LABEL, PERMANENT_ID_LABEL } from '../marks.ts';
 import { tenantNameOf, type MemberAddress, type RowScope } from './binding-trust.ts';
 
 /** The object is in this tenant's space on the member, at this address. */
@@ -30,11 +30,16 @@ export function ownedByBinding(tenantId: string, bindingUid: string, row: RowSco
 /**
  * An object already at the address that the engine did not apply for this binding: may the
  * binding take it over (conflictResolution: Overwrite, or a Namespace the engine made implicitly)?
- * Never when it is marked as another tenant's or lies outside the tenant's space.
+ * Never when it is marked as another tenant's, carries a binding's marks without this tenant's label, or lies
+ * outside the tenant's space.
  */
 export function mayTakeOver(tenantId: string, row: RowScope, obj: KubeObject, overwrite: boolean): boolean {
-  const owner = obj.metadata.labels?.[TENANT_LABEL];
+  const labels = obj.metadata.labels ?? {};
+  const owner = labels[TENANT_LABEL];
   if (owner !== undefined && owner !== tenantId) return false;
+  // Marked as some binding's copy (a permanent id, managed, any engine key) but not as this tenant's: another
+  // tenant's or Karmada's, whose tenant label was removed; Overwrite does not reach it.
+  if (owner === undefined && Object.keys(labels).some(isEngineKey)) return false;
   if (!inTenantSpace(tenantId, row, obj)) return false;
   // A Namespace is taken over only if the engine made it for this tenant (its tenant label), or Overwrite says so.
   if (row.group === '' && row.kind === 'Namespace') return owner === tenantId || overwrite;

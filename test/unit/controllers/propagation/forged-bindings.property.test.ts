@@ -7,13 +7,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { KubeObject } from '../../../../src/core/types.ts';
 import type { ResourceBinding } from '../../../../src/core/propagation/karmada-types.ts';
 import { judgeBinding, tenantNameOf } from '../../../../src/core/propagation/trust/binding-trust.ts';
 import { splitTargets } from '../../../../src/core/propagation/trust/allowed-targets.ts';
 import { deleteFromMember } from '../../../../src/controllers/propagation/member-apply.ts';
-import { namespacedPath, TEMPLATE_RESOURCES, type TemplateResource } from '../../../../src/controllers/propagation/template-resources.ts';
-import type { Upstream, UpstreamResponse } from '../../../../src/kube/upstream.ts';
+import { TEMPLATE_RESOURCES, type TemplateResource } from '../../../../src/controllers/propagation/template-resources.ts';
+import { fakeMember, type Stored } from './support/fake-member.ts';
 
 const A = 'aaaaaa';
 const B = 'bbbbbb';
@@ -49,34 +48,6 @@ const arbMemberObject = fc.record({
   permanentId: labelValue([UID, 'uid-b']),
   managed: labelValue(['true', 'false']),
 });
-
-type Stored = { row: TemplateResource; obj: KubeObject };
-
-/** A member as a map of paths; GET and DELETE (with the uid precondition) are all deleteFromMember uses. */
-function fakeMember(objects: Stored[]): { member: Upstream; deleted: Stored[] } {
-  const byPath = new Map<string, Stored>();
-  const pathOf = (s: Stored): string => `${namespacedPath(s.row, s.obj.metadata.namespace ?? '')}/${encodeURIComponent(s.obj.metadata.name ?? '')}`;
-  for (const s of objects) byPath.set(pathOf(s), s);
-  const deleted: Stored[] = [];
-  const answer = <T>(status: number, body: unknown): UpstreamResponse<T> => ({ status, body: body as T, headers: {} } as UpstreamResponse<T>);
-  const member = {
-    server: 'https://member', requestOptions: () => ({}), stream: () => Promise.reject(new Error('no streams')), close: () => undefined,
-    async request<T>(method: string, path: string, body?: unknown): Promise<UpstreamResponse<T>> {
-      const found = byPath.get(path);
-      if (method === 'GET') return found ? answer<T>(200, structuredClone(found.obj)) : answer<T>(404, { kind: 'Status', code: 404 });
-      if (method === 'DELETE') {
-        if (!found) return answer<T>(404, { kind: 'Status', code: 404 });
-        const uid = (body as { preconditions?: { uid?: string } } | undefined)?.preconditions?.uid;
-        if (uid !== undefined && uid !== found.obj.metadata.uid) return answer<T>(409, { kind: 'Status', code: 409 });
-        byPath.delete(path);
-        deleted.push(found);
-        return answer<T>(200, {});
-      }
-      throw new Error(`unexpected ${method} ${path}`);
-    },
-  } as unknown as Upstream;
-  return { member, deleted };
-}
 
 function inSpaceOf(tenant: string, row: TemplateResource, namespace: string, name: string): boolean {
   return row.clusterScoped ? namespace === '' && tenantNameOf(tenant, row, name) !== undefined : namespace.startsWith(`${tenant}-`) && namespace.length > tenant.length + 1;

@@ -151,4 +151,14 @@ describe('buildWork and memberManifest', () => {
     assert.equal(manifest.metadata.namespace, 'apps', 'the Work\'s manifest is not mutated');
     assert.deepEqual(pruneTemplate(ctx, obj)?.metadata.labels, { app: 'web', ...marks.labels }, 'back in tenant terms: the prefix and tenant label go away');
   });
+
+  it('memberManifest: what the manifest says under Karmada\'s and Warren\'s keys goes; the marks and the tenant label are the engine\'s', () => {
+    const forged = structuredClone(manifest);
+    forged.metadata.labels = { app: 'web', 'resourcebinding.karmada.io/permanent-id': 'uid-of-b', 'clusterresourcebinding.karmada.io/permanent-id': 'uid-of-b',
+      'propagationpolicy.karmada.io/name': 'theirs', 'propagation.warren.dev/binding-uid': 'uid-of-b', [TENANT_LABEL]: 'bbbbbb', 'example.com/karmada.io': 'kept' };
+    forged.metadata.annotations = { note: 'keep', 'work.karmada.io/name': 'theirs', 'resourcetemplate.karmada.io/generation': '99', 'tenancy.warren.dev/tenant': 'bbbbbb' };
+    const obj = memberManifest(ctx, forged, { labels: marks.labels, annotations: marks.annotations });
+    assert.deepEqual(obj.metadata.labels, { app: 'web', 'example.com/karmada.io': 'kept', [TENANT_LABEL]: 'acme01', ...marks.labels });
+    assert.deepEqual(obj.metadata.annotations, { note: 'keep', ...marks.annotations });
+  });
 });

@@ -37,6 +37,13 @@ describe('mayTakeOver', () => {
   it('a namespace the engine made for this tenant, without Overwrite', () => assert.equal(mayTakeOver(A, NAMESPACE, obj(undefined, `${A}-dev`, { 'tenancy.warren.dev/tenant': A }), false), true));
   it('not an unlabelled namespace without Overwrite', () => assert.equal(mayTakeOver(A, NAMESPACE, obj(undefined, `${A}-dev`), false), false));
   it('an unmarked object in the tenant\'s namespace with Overwrite', () => assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web'), true), true));
+  it('not, even with Overwrite, a copy marked for some binding without the tenant\'s label (its tenant label removed)', () => {
+    assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web', { 'resourcebinding.karmada.io/permanent-id': 'uid-of-b' }), true), false);
+    assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web', { 'clusterresourcebinding.karmada.io/permanent-id': 'uid-of-b' }), true), false);
+    assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web', { 'karmada.io/managed': 'true' }), true), false);
+  });
+  it('with Overwrite, the tenant\'s own copy of an older binding', () =>
+    assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web', { ...MARKS, 'resourcebinding.karmada.io/permanent-id': 'old' }), true), true));
   it('never another tenant\'s object, even with Overwrite', () => {
     assert.equal(mayTakeOver(A, CONFIGMAP, obj(`${A}-dev`, 'web', { 'tenancy.warren.dev/tenant': 'bbbbbb' }), true), false);
     assert.equal(mayTakeOver(A, CONFIGMAP, obj('bbbbbb-dev', 'web'), true), false);
