@@ -155,8 +155,16 @@ function describePropagation(env: RealPropagationEnv): void {
         return (await acme('get', 'rb', 'nginx-deployment', '-o', 'jsonpath={.status.aggregatedStatus[*].health}')) === 'Healthy Healthy';
       }, 'both members healthy in the binding', { timeoutMs: 90_000 });
       await eventually(async () => (await acme('get', 'deploy', 'nginx', '-o', 'jsonpath={.status.readyReplicas}/{.status.replicas}')) === '2/2', 'nginx 2/2 ready in the tenant\'s view');
-      const rb = JSON.parse(await acme('get', 'rb', 'nginx-deployment', '-o', 'json')) as { status: { aggregatedStatus: Array<{ clusterName: string; health: string; applied: boolean }> } };
-      assert.deepEqual(rb.status.aggregatedStatus.map((s) => [s.clusterName, s.applied, s.health]), [['member1', true, 'Healthy'], ['member2', true, 'Healthy']]);
+      // Read with the members' status kept current: once (session 10, 1 run in 6) both members' copies were
+      // re-applied with a new generation after they had read Healthy, and the one-shot report above was stale.
+      type Rb = { status: { aggregatedStatus: Array<{ clusterName: string; health: string; applied: boolean }> } };
+      let rb: Rb | undefined;
+      await eventually(async () => {
+        for (const admin of admins) if (!(await reportReplicasRunning(admin, path, 1))) return false;
+        rb = JSON.parse(await acme('get', 'rb', 'nginx-deployment', '-o', 'json')) as Rb;
+        return rb.status.aggregatedStatus.every((s) => s.health === 'Healthy');
+      }, 'both members still healthy in the binding', { timeoutMs: 90_000 });
+      assert.deepEqual(rb!.status.aggregatedStatus.map((s) => [s.clusterName, s.applied, s.health]), [['member1', true, 'Healthy'], ['member2', true, 'Healthy']]);
       assert.doesNotMatch(JSON.stringify(rb), new RegExp(`${acmeId}-`), 'no upstream prefix in what the tenant reads');
     });
 
