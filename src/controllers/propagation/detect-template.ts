@@ -30,7 +30,7 @@ import { bindingOf, ofTenant, templateOf } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
-import { ensureHeld, ensureReleased } from './template-hold.ts';
+import { ensureHeld, ensureReleased, needsHold } from './template-hold.ts';
 import { noteNotPropagated } from './not-propagated.ts';
 import { fromHeld } from '../../core/propagation/host-hold.ts';
 
@@ -62,6 +62,11 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   const binding = bindingOf(ctx.informers, namespace, bName);
   const claim = claimOf(view, policies, clusterPolicies, defaultPlacement);
   if (!claim) return unclaimed(ctx, resource, template, binding);
+  // Held before it is bound (ADR 0023, amended session 11): the hold bumps the template's generation, and a
+  // binding written before it had its Works and member copies written twice (issue 18: 1.5 member applies
+  // per pair). This pass ends with the hold; its event wakes this key again, on the held copy, which the
+  // binding and its executor then read. A hold with no binding yet is released if nothing claims it any more.
+  if (needsHold(template)) return ensureHeld(ctx, resource, template);
 
   const allClusters = [...ctx.informers.clusters.store.values()];
   const usable = allowedClusters(tenant.spec?.clusters, allClusters);
@@ -111,8 +116,6 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
 
   const desired = bindingObject(tenantId, namespace, tenantNamespace, bName, template, claim, spec);
   const written = await writeBinding(ctx, binding, desired);
-  // Bound: the host must not run it too (ADR 0023).
-  const held = await ensureHeld(ctx, resource, template);
   if (why) {
     const now = ctx.now();
     await ensureBindingStatus(ctx, written, (latest) => {
@@ -134,7 +137,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
       outcome.ok ? `Binding has been scheduled successfully. Result: {${(spec.clusters ?? []).map((c) => `${c.name}:${c.replicas ?? 0}`).join(', ')}}` : outcome.message);
     if (!outcome.ok) return { requeueAfterMs: 15_000 }; // clusters may come back or free capacity
   }
-  return held ?? (failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined);
+  return failover.recheckAfterMs !== undefined ? { requeueAfterMs: failover.recheckAfterMs + 50 } : undefined;
 }
 
 /** The NoExecute taint a failover eviction acted on, as Karmada prints a taint. */

@@ -1,5 +1,7 @@
-// The hold of a propagated template on the host (ADR 0023): once a binding
-// exists for it, the template is stored upstream in its held form (a
+// The hold of a propagated template on the host (ADR 0023): once a policy
+// claims it, and before its binding is written (so the binding, its Works and
+// the member copies are written once, on the held generation), the template
+// is stored upstream in its held form (a
 // Deployment paused at 0 replicas, a Job at parallelism 0, ...: held-kinds.ts;
 // the tenant's values in annotations), so a
 // host that runs controllers does not run it too; once its binding is gone,
@@ -31,9 +33,12 @@ async function put(ctx: EngineContext, resource: TemplateResource, obj: KubeObje
   throw statusError(res.status, res.body);
 }
 
-/** Holds a template that has a binding (a kind with a held form only). */
+/** A kind with a held form, not held in full yet: ensureHeld would write it. */
+export const needsHold = (template: KubeObject): boolean => hasHeldForm(template) && !fullyHeld(template);
+
+/** Holds a template that a policy claims or a binding still propagates (a kind with a held form only). */
 export async function ensureHeld(ctx: EngineContext, resource: TemplateResource, template: KubeObject): Promise<ReconcileResult | void> {
-  if (!hasHeldForm(template) || fullyHeld(template)) return undefined;
+  if (!needsHold(template)) return undefined;
   return put(ctx, resource, hold(template));
 }
 
