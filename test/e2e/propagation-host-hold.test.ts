@@ -190,6 +190,37 @@ spec:
     assert.equal(lonely.body.metadata.labels?.[`${MARK}/held`], undefined, 'not bound, not held');
   });
 
+  it('a workload claimed after it was created is held before it is bound: its Work is written once, on the held generation (issue 18)', async () => {
+    // lonely (above) was created with no policy, so not held at create: the engine holds it when this policy claims it.
+    await env.apply('acme', `
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: lonely, namespace: default }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: lonely }]
+  placement: { clusterAffinity: { clusterNames: [member1] } }
+`, 'lonely-policy.yaml');
+    const lonelyPath = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/lonely`;
+    const held = await eventually(async () => {
+      const d = (await host!.request<KubeObject>('GET', lonelyPath)).body;
+      return d.metadata.labels?.[`${MARK}/held`] === 'true' ? d : undefined;
+    }, 'lonely held on the host');
+    const generation = String(held.metadata.generation);
+    type WorkObj = KubeObject & { spec: { workload: { manifests: KubeObject[] } } };
+    const work = await eventually(async () => {
+      const list = await host!.request<{ items: WorkObj[] }>('GET', `/apis/work.karmada.io/v1alpha1/namespaces/${acmeId}-karmada-es-member1/works`);
+      return list.body.items.find((w) => w.spec.workload.manifests[0]?.metadata.name === 'lonely');
+    }, 'the Work of lonely for member1');
+    // Before the fix the binding was written before the hold: its Work said generation 1, then was rewritten for 2.
+    assert.equal(work.spec.workload.manifests[0]?.metadata.annotations?.['resourcetemplate.karmada.io/generation'], generation, 'the Work carries the held generation');
+    assert.equal(work.metadata.generation, 1, 'the Work was written once');
+    const copy = await eventually(async () => {
+      const res = await env.members.member1!.request<KubeObject>('GET', lonelyPath);
+      return res.status === 200 ? res.body : undefined;
+    }, 'lonely on member1');
+    assert.equal(copy.metadata.annotations?.['resourcetemplate.karmada.io/generation'], generation, 'the member copy carries the held generation');
+  });
+
   it('releases the template once its policy and binding are gone: the tenant\'s spec back on the host, no mark left', async () => {
     await acme('delete', 'propagationpolicy', 'web');
     // Deleting a policy leaves what it propagated (Karmada): still held while the binding lives.
