@@ -17,6 +17,14 @@ import type { Upstream } from '../../src/kube/upstream.ts';
 import { eventually } from '../helpers/poll.ts';
 import { usePropagationEnv } from '../helpers/propagation-env.ts';
 
+/** A PropagationPolicy for one Deployment, to member1. */
+const policyTo1 = (name: string): string => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: ${name}, namespace: default }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: ${name} }]
+  placement: { clusterAffinity: { clusterNames: [member1] } }
+`;
 const WEB = `
 apiVersion: apps/v1
 kind: Deployment
@@ -33,13 +41,7 @@ spec:
         image: nginx
         securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } }
 ---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: web, namespace: default }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: web }]
-  placement: { clusterAffinity: { clusterNames: [member1] } }
-`;
+${policyTo1('web')}`;
 const MARK = 'propagation.warren.dev';
 
 interface Spec { replicas?: number; paused?: boolean }
@@ -192,14 +194,7 @@ spec:
 
   it('a workload claimed after it was created is held before it is bound: its Work is written once, on the held generation (issue 18)', async () => {
     // lonely (above) was created with no policy, so not held at create: the engine holds it when this policy claims it.
-    await env.apply('acme', `
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: lonely, namespace: default }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: lonely }]
-  placement: { clusterAffinity: { clusterNames: [member1] } }
-`, 'lonely-policy.yaml');
+    await env.apply('acme', policyTo1('lonely'), 'lonely-policy.yaml');
     const lonelyPath = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/lonely`;
     const held = await eventually(async () => {
       const d = (await host!.request<KubeObject>('GET', lonelyPath)).body;
