@@ -116,11 +116,12 @@ export function engineTenantView(t: Tenant): Tenant {
 }
 
 /**
- * A binding without its managedFields (one entry per writer: detector, executor, status): the engine
- * never reads them, and its updates omit them, which leaves them as stored (kube and the embedded
- * apiserver alike). One binding per template: 10,000 of them at issue 18's burst.
+ * A binding or template without its managedFields (one entry per writer: the tenant's client, detector,
+ * executor, status): the engine never reads them, and its updates omit them, which leaves them as
+ * stored (kube and the embedded apiserver alike). One binding per template: 10,000 of each at issue 18's
+ * burst. The one write that edits a template's managedFields (the release) reads the template fresh.
  */
-function withoutManagedFields(b: ResourceBinding): ResourceBinding {
+function withoutManagedFields<T extends KubeObject>(b: T): T {
   if (b.metadata.managedFields === undefined) return b;
   const { managedFields: _managed, ...metadata } = b.metadata;
   return { ...b, metadata };
@@ -163,7 +164,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       if (other && templates.has(other)) return;
       if (reportedMissing.delete(r)) log(levelled('info', `propagation: ${apiVersionOf(r)} ${r.resource} is served now: ${r.kind} templates are watched`));
       else if (r.fallbackFor && other) log(levelled('info', `propagation: the upstream serves ${r.resource} as ${apiVersionOf(r)}, not ${apiVersionOf(other)}: ${r.kind} templates are watched in ${apiVersionOf(r)}`));
-      templates.set(r, watch('template', allNamespacesPath(r), true, r));
+      templates.set(r, watch('template', allNamespacesPath(r), true, r, withoutManagedFields));
     },
     onMissing: (r) => {
       reportedMissing.add(r);
@@ -218,7 +219,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
       let mine = tenantTemplates.get(tenantId);
       if (mine?.has(row)) return;
       const informer = startInformer<KubeObject>({
-        upstream, listPath: allNamespacesPath(row), labelSelector: `${TENANT_LABEL}=${tenantId}`, keep: inTenantSpace, log,
+        upstream, listPath: allNamespacesPath(row), labelSelector: `${TENANT_LABEL}=${tenantId}`, keep: inTenantSpace, log, transform: withoutManagedFields,
         onEvent: (type, obj, old) => onChange({ kind: 'template', type, obj, old, resource: row }),
       });
       informer.addIndex(TENANT_INDEX, tenantIndex);

@@ -42,10 +42,18 @@ export async function ensureHeld(ctx: EngineContext, resource: TemplateResource,
   return put(ctx, resource, hold(template));
 }
 
-/** Releases a held template whose binding is gone. */
+/**
+ * Releases a held template whose binding is gone. The informer keeps templates without managedFields, and
+ * the release takes the marks out of them too: it is built on a fresh read (once per release, which is rare).
+ */
 export async function ensureReleased(ctx: EngineContext, resource: TemplateResource, template: KubeObject): Promise<ReconcileResult | void> {
   if (!hasHeldForm(template) || !isHeld(template)) return undefined;
-  return put(ctx, resource, release(template));
+  const fresh = await ctx.upstream.request<KubeObject>('GET', pathOf(resource, template));
+  if (fresh.status === 404) return undefined;
+  if (fresh.status !== 200) throw statusError(fresh.status, fresh.body);
+  // Changed since the informer's copy: judged again on that copy's event (the write would conflict anyway).
+  if (fresh.body.metadata.resourceVersion !== template.metadata.resourceVersion) return RETRY_SOON;
+  return put(ctx, resource, release(fresh.body));
 }
 
 /**
