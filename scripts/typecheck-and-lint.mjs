@@ -8,8 +8,9 @@
 // unchanged except where the types come from. `npm run typecheck` / `npm run lint` still run
 // the tools alone.
 import { ESLint } from 'eslint';
+import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -76,5 +77,6 @@ async function main() {
   return typeErrors === 0 && lintErrors === 0 ? 0 : 1;
 }
 
-// Imported (a test reads PROJECTS), it checks nothing.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main();
+// Imported (a test reads PROJECTS), it checks nothing. Run, it must never skip the checks: the
+// script's path is compared through realpath, as Node resolves symlinks for import.meta.url.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main();
