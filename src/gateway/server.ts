@@ -203,7 +203,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createGatewayTlsOptions({ servingCert: serving.certPem, servingKey: serving.keyPem, tenantCaPem: secrets.tenantCa.certPem }),
     createGatewayHandler(deps),
   );
-  refuseUnverifiedClientCertificates(server, (refused) => log(levelled('warn', 'a client certificate the platform CA did not sign was refused', { event: 'client-certificate-refused', ...refused })));
+  refuseUnverifiedClientCertificates(server, {
+    tenantCaPem: secrets.tenantCa.certPem,
+    onRefused: (refused) => log(levelled('warn', 'a client certificate the platform CA did not sign was refused', { event: 'client-certificate-refused', ...refused })),
+  });
   // Before fairness can know a tenant, a burst of new connections' handshakes must not run ahead of open connections' requests.
   gateHandshakes(server, handshakeGateOptions(options.fairness));
   const upgrades = createUpgradeHandler(deps, proxy);

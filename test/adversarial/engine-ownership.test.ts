@@ -16,20 +16,9 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertKubectlForbidden, assertRefused, consistently, waitAtMost } from './support/verdicts.ts';
-import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP, configMapPolicy } from './support/engine-attack.ts';
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP, GLOBEX_APP, configMapPolicy } from './support/engine-attack.ts';
 
-// globex asks for both members; its Tenant allows member2 only.
-const GLOBEX_APP = `
-apiVersion: v1
-kind: Namespace
-metadata: { name: app }
----
-apiVersion: v1
-kind: ConfigMap
-metadata: { name: cfg, namespace: app }
-data: { owner: globex }
----
-${configMapPolicy('PropagationPolicy', { name: 'cfg', namespace: 'app' }, '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }')}`;
+// GLOBEX_APP asks for both members; globex's Tenant allows member2 only.
 
 // Applied only after break 1 has been tried: once the engine watches Namespaces on member2, its
 // own ownership check happens to save acme there, and the attack would prove nothing.

@@ -25,21 +25,12 @@ import { KubeHttp, PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import type { RealPropagationEnv } from '../helpers/real-propagation-env.ts';
 import { assertRefused, consistently } from '../adversarial/support/verdicts.ts';
-import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP } from '../adversarial/support/engine-attack.ts';
+import { WORK_API, BINDING_API, PERMANENT_ID, TENANT_LABEL, ACME_SHOP, GLOBEX_CFG } from '../adversarial/support/engine-attack.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 
 // globex asks for both members; its Tenant allows member2 only (location=region-b).
-const GLOBEX_APP = `
-apiVersion: v1
-kind: Namespace
-metadata: { name: app }
----
-apiVersion: v1
-kind: ConfigMap
-metadata: { name: cfg, namespace: app }
-data: { owner: globex }
----
+const GLOBEX_APP = `${GLOBEX_CFG}---
 apiVersion: v1
 kind: ServiceAccount
 metadata: { name: robot, namespace: app }

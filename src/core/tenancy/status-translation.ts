@@ -28,6 +28,11 @@ export const HIDDEN = '<hidden>';
  * through the name rule below).
  */
 const HOST_PATH = /(?<![\w.:/@-])\/(?!(?:apis?|openapi|healthz|livez|readyz)\/)[\w.@+~-]+(?:\/[\w.@+~-]*)+/g;
+/**
+ * A file URL (a native ESM stack line, `file:///work/…/log.ts:10:5`): its path is a host path, but
+ * starts after `//`, where HOST_PATH does not look (so that a URL's own path is kept).
+ */
+const FILE_URL = /\bfile:\/\/[\w.-]*(?:\/[\w.@+~%-]*)+/g;
 /** `warren:<id>:<user>`, a user name in some tenant's space. */
 const USER_SPACE = new RegExp(`warren:(${TENANT_ID_PATTERN}):([^\\s"',;)\\]}]*)`, 'g');
 /** A name-like token that starts a name (nothing name-like before it). */
@@ -48,6 +53,7 @@ export function scrubNames(id: string, text: string, known?: KnownTenantIds): st
 /** Any upstream text → the same text with nothing of another tenant's or of the host's, and the caller's names in its own terms. */
 export function scrubText(id: string, text: string, known?: KnownTenantIds): string {
   return text
+    .replace(FILE_URL, HIDDEN)
     .replace(HOST_PATH, HIDDEN)
     .replace(USER_SPACE, (_all, owner: string, user: string) => (owner === id ? user : HIDDEN))
     .replace(NAME_TOKEN, (token) => scrubName(id, token, known));

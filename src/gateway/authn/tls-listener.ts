@@ -12,6 +12,11 @@
 // before a single HTTP byte is read; the client sees the connection reset, never
 // an HTTP response. Expired, not-yet-valid and foreign-CA certificates all fail
 // verification and are refused the same way.
+// Trap: OpenSSL reports the LAST error of the chain, so another CA's certificate
+// outside its dates reports CERT_HAS_EXPIRED / CERT_NOT_YET_VALID, not the
+// unknown issuer. Such a verdict is trusted as "ours, out of date" only once
+// the certificate is checked here to be signed by the tenant CA.
+import { X509Certificate } from 'node:crypto';
 import type { ServerOptions } from 'node:https';
 import type { Server, TLSSocket } from 'node:tls';
 import { presentedCertificate } from './client-certificate.ts';
@@ -43,32 +48,47 @@ export interface RefusedCertificate {
 }
 
 /**
- * A certificate Warren's CA did sign, used outside its validity window: the chain
- * verified (OpenSSL checks the issuer before the dates), so the client is one of
- * ours and gets kube's 401 ("You must be logged in"), not a cut connection that
- * looks like a network fault.
+ * A certificate Warren's CA did sign, used outside its validity window: the client is one of
+ * ours and gets kube's 401 ("You must be logged in"), not a cut connection that looks like a
+ * network fault. OpenSSL's date verdict alone does not say the CA signed it (see the trap above).
  */
-const OUR_CERTIFICATE_OUT_OF_DATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+const OUT_OF_DATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+/** Every certificate in a PEM bundle (the tenant CA, or several while it rotates). */
+export function parseCaBundle(pem: string): X509Certificate[] {
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((block) => new X509Certificate(block));
+}
+
+/** Whether one of the CAs issued and signed this certificate itself (tenant certificates have no intermediate). */
+function signedByOneOf(cert: X509Certificate | undefined, cas: X509Certificate[]): boolean {
+  return cert !== undefined && cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey));
+}
 
 /** Whether a finished handshake must be dropped: a presented certificate that did not verify against the tenant CA. */
-export function mustRefuse(socket: TLSSocket): RefusedCertificate | undefined {
+export function mustRefuse(socket: TLSSocket, tenantCas: X509Certificate[]): RefusedCertificate | undefined {
   if (socket.authorized) return undefined;
   const cert = presentedCertificate(socket);
   if (!cert) return undefined;
-  if (OUR_CERTIFICATE_OUT_OF_DATE.has(String(socket.authorizationError))) return undefined;
+  const reason = String(socket.authorizationError ?? 'unverified');
+  if (OUT_OF_DATE.has(reason) && signedByOneOf(socket.getPeerX509Certificate(), tenantCas)) return undefined;
   const subject = Object.entries(cert.subject ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
-  return { reason: String(socket.authorizationError ?? 'unverified'), subject, remoteAddress: socket.remoteAddress };
+  return { reason, subject, remoteAddress: socket.remoteAddress };
 }
 
-/**
- * Installs the refusal on a TLS (or HTTPS) server built with createGatewayTlsOptions.
- * `onRefused` is for the security log.
- */
-export function refuseUnverifiedClientCertificates(server: Server, onRefused?: (refused: RefusedCertificate) => void): void {
+export interface RefusalOptions {
+  /** The tenant CA as given to createGatewayTlsOptions (a PEM bundle). */
+  tenantCaPem: string;
+  /** For the security log. */
+  onRefused?: (refused: RefusedCertificate) => void;
+}
+
+/** Installs the refusal on a TLS (or HTTPS) server built with createGatewayTlsOptions. */
+export function refuseUnverifiedClientCertificates(server: Server, options: RefusalOptions): void {
+  const tenantCas = parseCaBundle(options.tenantCaPem);
   server.prependListener('secureConnection', (socket: TLSSocket) => {
-    const refused = mustRefuse(socket);
+    const refused = mustRefuse(socket, tenantCas);
     if (!refused) return;
     socket.destroy();
-    onRefused?.(refused);
+    options.onRefused?.(refused);
   });
 }

@@ -7,6 +7,15 @@
 // the credential's issue instant that revocation compares against
 // (TenantInfo.credentialsNotBefore): a backdated notBefore would make a
 // certificate issued just after `warren tenant revoke` look revoked.
+//
+// The price of an un-backdated notBefore: for a moment after issue, a verifier
+// whose clock reads a little earlier sees a not-yet-valid certificate. The
+// gateway's own TLS verifier is one: OpenSSL reads the time with time(), which
+// glibc serves from the kernel's coarse clock, a tick behind the precise clock
+// Date.now() reads (up to ~6 ms measured on the CI machine). A certificate
+// issued in the first milliseconds of a second and used at once got
+// CERT_NOT_YET_VALID, hence 401 (the session 10 CI flake). So a certificate is
+// handed out only once its validity has begun by more than that lag.
 import '../../pki/certificates.ts'; // side effect: reflect-metadata and the WebCrypto provider for @peculiar/x509
 import * as x509 from '@peculiar/x509';
 import { createPrivateKey, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
@@ -37,6 +46,22 @@ export interface TenantUserCertificateOptions {
 
 export interface TenantUserCertificate extends IssuedCertificate {
   notBefore: Date;
+}
+
+/**
+ * How far a verifier's clock may lag ours and still find a just-issued certificate valid:
+ * covers the coarse clock's tick (1-10 ms) with room for a loaded machine.
+ */
+export const VERIFIER_CLOCK_LAG_MS = 100;
+
+/** Waits until `notBefore` is VERIFIER_CLOCK_LAG_MS in the past; a notBefore further ahead is the caller's choice (a test's future certificate) and is not waited for. */
+async function untilValidForVerifiers(notBefore: Date): Promise<void> {
+  const validForAll = notBefore.getTime() + VERIFIER_CLOCK_LAG_MS;
+  if (validForAll - Date.now() > VERIFIER_CLOCK_LAG_MS) return;
+  // A loop, not one timer: timers run on the event loop's cached monotonic time and may wake a little early by Date.now().
+  for (let wait = validForAll - Date.now(); wait >= 0; wait = validForAll - Date.now()) {
+    await new Promise((resolve) => setTimeout(resolve, wait + 1));
+  }
 }
 
 function toPem(der: Uint8Array, label: string): string {
@@ -96,7 +121,8 @@ function parsedCa(ca: KeyPairPem): Promise<ParsedCa> {
  * subject CN=<user>, OU=<tenant id>, O=<group>... (each value verbatim), validity
  * [notBefore floored to the second, + lifetimeMs), not a CA, digitalSignature,
  * clientAuth, the CA's key identifier, and (given tenantUid) the Tenant's uid
- * as a subjectAltName URI.
+ * as a subjectAltName URI. Resolves only once the certificate is valid for a
+ * verifier whose clock lags ours by up to VERIFIER_CLOCK_LAG_MS.
  */
 export async function issueTenantUserCertificate(options: TenantUserCertificateOptions): Promise<TenantUserCertificate> {
   assertTenantId(options.tenantId);
@@ -119,6 +145,7 @@ export async function issueTenantUserCertificate(options: TenantUserCertificateO
     extensions: [...clientExtensions(), ca.aki, ...(options.tenantUid !== undefined ? [derSubjectAltNameUris([tenantUidUri(options.tenantUid)])] : [])],
   });
   const certDer = buildCertificate(tbs, sign('sha256', tbs, ca.key));
+  await untilValidForVerifiers(notBefore);
   return { certPem: toPem(certDer, 'CERTIFICATE'), keyPem: keys.privateKey, notBefore, notAfter };
 }
 

@@ -52,7 +52,7 @@ export async function startAuthnServer(options: { tenantCaPem: string; tenants: 
       },
     );
   });
-  refuseUnverifiedClientCertificates(server, (r) => refused.push(r));
+  refuseUnverifiedClientCertificates(server, { tenantCaPem: options.tenantCaPem, onRefused: (r) => refused.push(r) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -47,6 +47,17 @@ describe('gateway authn: client certificates (real TLS)', () => {
     assert.match(f.server.refused.at(-1)?.reason ?? '', /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY|CERT_SIGNATURE_FAILURE|SELF_SIGNED/);
   });
 
+  // OpenSSL reports a chain's last error: for another CA's certificate outside its dates that is
+  // CERT_HAS_EXPIRED / CERT_NOT_YET_VALID, the verdict our own out-of-date certificates get (401).
+  it('adversarial: an expired or not-yet-valid certificate from another CA also fails at the handshake', async () => {
+    const otherCa = await createCa('someone-else');
+    for (const notBefore of [new Date(Date.now() - 2 * 3600_000), new Date(Date.now() + 3600_000)]) {
+      const forged = await issueTenantUserCertificate({ ca: otherCa, tenantId: 'acme01', user: 'alice', groups: ['devs'], lifetimeMs: 3600_000, notBefore });
+      await assertConnectionRefused(f, forged);
+      assert.match(f.server.refused.at(-1)?.reason ?? '', /CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/);
+    }
+  });
+
   for (const version of ['TLSv1.2', 'TLSv1.3'] as const) {
     it(`adversarial: a certificate from another CA is refused over ${version}; a tenant CA one is served`, async () => {
       const forged = await issueTenantUserCertificate({ ca: await createCa('someone-else'), tenantId: 'acme01', user: 'alice', groups: [], lifetimeMs: 3600_000 });
@@ -108,6 +119,17 @@ describe('gateway authn: client certificates (real TLS)', () => {
     const reply = await call(f.server, { cert: fresh.certPem, key: fresh.keyPem });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.identity.tenantId, 'revk01');
+  });
+
+  // OpenSSL judges the dates by glibc's coarse time(), a tick behind Date.now(): a certificate
+  // used the moment it was issued, as a second starts, was CERT_NOT_YET_VALID (401) there.
+  it('a certificate used the moment it is handed out, as a second starts, is served', async () => {
+    for (let i = 0; i < 2; i++) {
+      while (Date.now() % 1000 >= 20) await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+      const fresh = await f.cert('acme01', 'alice');
+      const reply = await call(f.server, { cert: fresh.certPem, key: fresh.keyPem });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    }
   });
 
   it('a certificate of a Terminating tenant is 403 with a message in tenant terms', async () => {

@@ -7,7 +7,11 @@ import {
 } from '../../../../src/core/tenancy/names.ts';
 import { toTenantUser, toTenantUserGroup, toUpstreamUser, toUpstreamUserGroup } from '../../../../src/core/tenancy/user-names.ts';
 import { isTenantId } from '../../../../src/core/tenancy/tenant-id.ts';
-import { checkNamespaceBudget, NAMESPACE_BUDGET } from '../../../../src/core/tenancy/namespace-budget.ts';
+import { NAMESPACE_BUDGET } from '../../../../src/core/tenancy/namespace-budget.ts';
+import { checkPrefixedName } from '../../../../src/core/tenancy/prefixed-name-check.ts';
+
+/** A namespace as the tenant wrote it, checked as the gateway checks every prefixed Namespace. */
+const checkNamespaceName = (name: string) => checkPrefixedName('label', { kind: 'Namespace', group: '', name });
 
 export const tenantIdArb = fc.stringMatching(/^[a-z][a-z0-9]{5}$/);
 export const dnsLabelArb = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/);
@@ -80,9 +84,9 @@ describe('name mapping round trips', () => {
 });
 
 describe('namespace budget', () => {
-  it('accepts 56 characters', () => assert.equal(checkNamespaceBudget('a'.repeat(NAMESPACE_BUDGET)), null));
+  it('accepts 56 characters', () => assert.equal(checkNamespaceName('a'.repeat(NAMESPACE_BUDGET)), null));
   it('refuses 57 with 422 in tenant terms', () => {
-    const err = checkNamespaceBudget('a'.repeat(57));
+    const err = checkNamespaceName('a'.repeat(57));
     assert.ok(err);
     const status = err.toStatus();
     assert.equal(status.code, 422);
@@ -92,7 +96,7 @@ describe('namespace budget', () => {
     assert.match(status.message ?? '', /must be no more than 56 characters/);
   });
   it('refuses a name that is a DNS label only once prefixed (leading "-"), in tenant terms', () => {
-    const err = checkNamespaceBudget('-shop');
+    const err = checkNamespaceName('-shop');
     assert.ok(err, '`<id>--shop` is a valid upstream label; `-shop` is not a namespace name in kube');
     const status = err.toStatus();
     assert.equal(status.code, 422);
@@ -102,7 +106,7 @@ describe('namespace budget', () => {
     const kubeLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
     const chars = fc.constantFrom(...'ab0-.A_\u00e9'.split(''));
     fc.assert(fc.property(fc.array(chars, { minLength: 1, maxLength: 70 }).map((c) => c.join('')), (name) => {
-      const accepted = checkNamespaceBudget(name) === null;
+      const accepted = checkNamespaceName(name) === null;
       assert.equal(accepted, kubeLabel.test(name) && name.length <= NAMESPACE_BUDGET, `${JSON.stringify(name)}: accepted=${accepted}`);
     }));
   });

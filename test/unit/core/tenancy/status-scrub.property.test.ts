@@ -29,6 +29,7 @@ function fragmentArb(own: string, others: string[]): fc.Arbitrary<Fragment> {
     fc.tuple(fc.constantFrom(own, ...others), labelArb, labelArb).map(([o, ns, n]) => ({ text: `/registry/configmaps/${o}-${ns}/${n}` })),
     fc.tuple(fc.constantFrom(own, ...others), labelArb).map(([o, n]) => ({ text: `/registry/${o}-foo.example.com/widgets/${n}` })),
     labelArb.map((l) => ({ text: `/var/lib/warren/${l}/store.log` })),
+    labelArb.map((l) => ({ text: `file:///var/lib/warren/${l}/store.ts` })),
     fc.tuple(fc.constantFrom(own, ...others), labelArb).map(([o, u]) => ({ text: `warren:${o}:${u}` })),
   );
 }
@@ -74,6 +75,9 @@ describe('upstream text in tenant terms', () => {
     { name: 'own names shortened, own user too', upstream: `rolebindings "b" in ${OWN}-shop: User "warren:${OWN}:bob"`, want: 'rolebindings "b" in shop: User "bob"' },
     { name: 'what the tenant wrote that looks like another id is kept when prefixed by its own', upstream: `Invalid value: "${OWN}-${OTHER}-x"`, want: `Invalid value: "${OTHER}-x"` },
     { name: 'ordinary words pass', upstream: 'server-side apply failed: object-meta is invalid; see /apis/apps/v1', want: 'server-side apply failed: object-meta is invalid; see /apis/apps/v1' },
+    { name: 'a file URL is a host path (a stack line of native ESM)',
+      upstream: 'Internal error occurred: at open (file:///work/main/src/apiserver/store/log.ts:10:5), at file:///var/lib/warren/x.js',
+      want: `Internal error occurred: at open (${HIDDEN}:10:5), at ${HIDDEN}` },
     { name: 'URLs keep their path', upstream: `Post "https://hook.${OWN}-shop.svc:443/validate?timeout=10s": EOF`, want: 'Post "https://hook.shop.svc:443/validate?timeout=10s": EOF' },
   ];
   for (const c of cases) it(c.name, () => assert.equal(scrubText(OWN, c.upstream, known), c.want));
