@@ -8,9 +8,8 @@ import {
 import { toTenantUser, toTenantUserGroup, toUpstreamUser, toUpstreamUserGroup } from '../../../../src/core/tenancy/user-names.ts';
 import { isTenantId } from '../../../../src/core/tenancy/tenant-id.ts';
 import { checkNamespaceBudget, NAMESPACE_BUDGET } from '../../../../src/core/tenancy/namespace-budget.ts';
+import { dnsLabelArb, tenantIdArb } from './name-arbitraries.ts';
 
-export const tenantIdArb = fc.stringMatching(/^[a-z][a-z0-9]{5}$/);
-export const dnsLabelArb = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const groupArb = fc.array(dnsLabelArb, { minLength: 2, maxLength: 4 }).map((parts) => parts.join('.'));
 const A = 'aaaaaa';
 const B = 'bbbbbb';
