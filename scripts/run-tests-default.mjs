@@ -29,11 +29,15 @@ function tierOf(file) {
   return file.split(/[\\/]/)[1];
 }
 
-// The unit tier runs its files BATCH_FILES to a process (scripts/test-batch.mjs says how each file keeps its
-// own hooks): a file's own process cost 0.35-0.55 s CPU to start, ~100 s for the tier's 250 files.
-// WARREN_UNIT_BATCH_FILES=1 runs every unit file alone again.
-const BATCHED_TIERS = new Set(['unit']);
-const BATCH_FILES = Math.max(1, Number(process.env.WARREN_UNIT_BATCH_FILES ?? 16));
+// The unit and integration tiers run their files several to a process (scripts/test-batch.mjs says how each
+// file keeps its own hooks): a file's own process cost 0.35-0.55 s CPU to start, plus loading Warren's modules
+// again, ~100 s of CPU for the unit tier's 250 files. Integration files start servers and take longer, so
+// fewer to a batch (a long batch holds a core while the other waits at the tier's end).
+// WARREN_TEST_BATCH_FILES=N sets every batched tier's size (1: a process per file, as before);
+// WARREN_BATCHED_TIERS=unit,... names the batched tiers ('' none).
+const BATCH_FILES = { unit: 16, integration: 8 };
+const BATCHED_TIERS = new Set((process.env.WARREN_BATCHED_TIERS ?? Object.keys(BATCH_FILES).join(',')).split(',').filter(Boolean));
+const batchFiles = (tier) => Math.max(1, Number(process.env.WARREN_TEST_BATCH_FILES ?? BATCH_FILES[tier] ?? 8));
 const BATCH_PROGRAM = fileURLToPath(new URL('./test-batch.mjs', import.meta.url));
 // A file that touches process-wide state a later file in its batch would see (the working directory, the
 // environment, process listeners, faked timers) runs alone; so does a file that says so with OWN_PROCESS_MARK.
@@ -47,9 +51,9 @@ function needsOwnProcess(file) {
 
 /**
  * The run's jobs: a job is one file, or (BATCHED_TIERS) a batch of files run in one process. Batches take
- * neighbouring files (one directory's files share most of their imports), at most BATCH_FILES each.
+ * neighbouring files of one tier (one directory's files share most of their imports), batchFiles(tier) at most.
  */
-function jobsOf(files) {
+export function jobsOf(files) {
   const jobs = [];
   let batch = [];
   const flush = () => {
@@ -57,12 +61,14 @@ function jobsOf(files) {
     batch = [];
   };
   for (const file of files) {
-    if (!BATCHED_TIERS.has(tierOf(file)) || BATCH_FILES === 1 || needsOwnProcess(file)) {
+    const tier = tierOf(file);
+    if (batch.length > 0 && tierOf(batch[0]) !== tier) flush();
+    if (!BATCHED_TIERS.has(tier) || batchFiles(tier) === 1 || needsOwnProcess(file)) {
       jobs.push({ files: [file] });
       continue;
     }
     batch.push(file);
-    if (batch.length >= BATCH_FILES) flush();
+    if (batch.length >= batchFiles(tier)) flush();
   }
   flush();
   return jobs;
