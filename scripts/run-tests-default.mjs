@@ -1,5 +1,5 @@
-// The default tiers (everything but `real`): every test file in a process of its own,
-// CONCURRENCY at a time, each in its own process group so that whatever a file leaves
+// The default tiers (everything but `real`): every test file in a process of its own (the unit
+// tier's files in batches, several to a process: see batches below), CONCURRENCY at a time, each in its own process group so that whatever a file leaves
 // running (a server a failed test did not stop) is killed when the file ends rather than
 // slowing every later file. A file's output is printed whole when it ends (two files'
 // lines never interleave), and the run ends with a wall-time table per tier and the
@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { TS_REGISTER } from './ts-files.mjs';
 
@@ -26,6 +27,61 @@ const running = new Set();
 
 function tierOf(file) {
   return file.split(/[\\/]/)[1];
+}
+
+// The unit and integration tiers run their files several to a process (scripts/test-batch.mjs says how each
+// file keeps its own hooks): a file's own process cost 0.35-0.55 s CPU to start, plus loading Warren's modules
+// again, ~100 s of CPU for the unit tier's 250 files. Integration files start servers and take longer, so
+// fewer to a batch (a long batch holds a core while the other waits at the tier's end).
+// WARREN_TEST_BATCH_FILES=N sets every batched tier's size (1: a process per file, as before);
+// WARREN_BATCHED_TIERS=unit,... names the batched tiers ('' none).
+const BATCH_FILES = { unit: 16, integration: 8 };
+const BATCHED_TIERS = new Set((process.env.WARREN_BATCHED_TIERS ?? Object.keys(BATCH_FILES).join(',')).split(',').filter(Boolean));
+const batchFiles = (tier) => Math.max(1, Number(process.env.WARREN_TEST_BATCH_FILES ?? BATCH_FILES[tier] ?? 8));
+const BATCH_PROGRAM = fileURLToPath(new URL('./test-batch.mjs', import.meta.url));
+// A file that touches process-wide state a later file in its batch would see (the working directory, the
+// environment, process listeners, faked timers) runs alone; so does a file that says so with OWN_PROCESS_MARK.
+const OWN_PROCESS_MARK = 'warren-test: own-process';
+const PROCESS_WIDE = /process\.(chdir|on|once|exit|umask|exitCode)\b|mock\.(timers|module)|process\.env(\.\w+|\[[^\]]+\])\s*(=[^=]|\?\?=)|delete process\.env/;
+
+function needsOwnProcess(file) {
+  const text = readFileSync(file, 'utf8');
+  return text.includes(OWN_PROCESS_MARK) || PROCESS_WIDE.test(text);
+}
+
+/**
+ * The run's jobs: a job is one file, or (BATCHED_TIERS) a batch of files run in one process. Batches take
+ * neighbouring files of one tier (one directory's files share most of their imports), batchFiles(tier) at most.
+ */
+export function jobsOf(files) {
+  const jobs = [];
+  let batch = [];
+  const flush = () => {
+    if (batch.length > 0) jobs.push(batch.length === 1 ? { files: batch } : { files: batch, batch: true });
+    batch = [];
+  };
+  for (const file of files) {
+    const tier = tierOf(file);
+    if (batch.length > 0 && tierOf(batch[0]) !== tier) flush();
+    if (!BATCHED_TIERS.has(tier) || batchFiles(tier) === 1 || needsOwnProcess(file)) {
+      jobs.push({ files: [file] });
+      continue;
+    }
+    batch.push(file);
+    if (batch.length >= batchFiles(tier)) flush();
+  }
+  flush();
+  return jobs;
+}
+
+function labelOf(job) {
+  return job.batch ? `${job.files[0]} +${job.files.length - 1} (one process)` : job.files[0];
+}
+
+// The files of a batch that failed: the batch's spec output ends each file's suite with "✖ FILE (…)".
+function failedFilesOf(job, output) {
+  if (!job.batch) return [];
+  return job.files.filter((file) => output.includes(`\n✖ ${file} (`) || output.startsWith(`✖ ${file} (`));
 }
 
 // Files that start whole systems (e2e, faults, load) first, the many short unit files
@@ -78,8 +134,9 @@ function liveInGroup(pgid) {
   return live;
 }
 
-function runFile(file) {
+function runJob(job) {
   const started = Date.now();
+  const program = job.batch ? [BATCH_PROGRAM, ...job.files] : job.files;
   return new Promise((resolve) => {
     // Through sh, which reports on fd 3 the CPU time of the file's process tree (what a
     // file costs the machine, which a loaded machine's wall time hides). The file runs as
@@ -88,7 +145,7 @@ function runFile(file) {
     // per file, the spec reporter's output, the exit code, the time limit).
     const child = spawn('/bin/sh', [
       '-c', '"$@"; rc=$?; cat /proc/$$/stat >&3; exit $rc', 'sh',
-      process.execPath, '--import', TS_REGISTER, '--test-reporter=spec', file,
+      process.execPath, '--import', TS_REGISTER, '--test-reporter=spec', ...program,
     ], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     running.add(child);
     const chunks = [];
@@ -105,7 +162,10 @@ function runFile(file) {
       const leftovers = liveInGroup(child.pid) > 0 && killGroup(child, 'SIGKILL');
       const { counts, text } = splitSummary(Buffer.concat(chunks).toString('utf8'));
       const status = capped ? `killed after ${FILE_CAP_MS / 1000} s` : (code ?? signal);
-      resolve({ file, status, counts, text, leftovers, seconds: (Date.now() - started) / 1000, cpu: childrenCpu(stat) });
+      resolve({
+        file: labelOf(job), fileCount: job.files.length, failedFiles: failedFilesOf(job, text),
+        status, counts, text, leftovers, seconds: (Date.now() - started) / 1000, cpu: childrenCpu(stat),
+      });
     });
   });
 }
@@ -115,29 +175,34 @@ function printResult(r) {
   console.log(`\n▶ ${r.file}  ${r.seconds.toFixed(1)} s (cpu ${r.cpu.toFixed(1)} s)  ${verdict}`);
   if (r.text) console.log(r.text);
   if (r.leftovers) console.log(`⚠ ${r.file} left processes running after it ended; they were killed`);
+  if (r.failedFiles.length > 0) console.log(`✖ failed in this process: ${r.failedFiles.join(', ')}`);
 }
 
 function printTables(results, wallSeconds) {
   const width = Math.max(...results.map((r) => r.file.length), 12);
   const tiers = [...new Set(results.map((r) => tierOf(r.file)))];
-  console.log('\nwall time per tier (sum of its files; files run', CONCURRENCY, 'at a time):');
+  const fileCount = (mine) => mine.reduce((sum, r) => sum + r.fileCount, 0);
+  console.log('\nwall time per tier (sum of its processes; processes run', CONCURRENCY, 'at a time):');
   for (const tier of tiers) {
     const mine = results.filter((r) => tierOf(r.file) === tier);
     const seconds = mine.reduce((sum, r) => sum + r.seconds, 0);
     const cpu = mine.reduce((sum, r) => sum + r.cpu, 0);
     const tests = mine.reduce((sum, r) => sum + r.counts.tests, 0);
-    console.log(`  ${tier.padEnd(12)} ${String(mine.length).padStart(4)} files ${String(tests).padStart(5)} tests ${seconds.toFixed(0).padStart(6)} s  cpu ${cpu.toFixed(0).padStart(5)} s`);
+    console.log(`  ${tier.padEnd(12)} ${String(fileCount(mine)).padStart(4)} files ${String(tests).padStart(5)} tests ${seconds.toFixed(0).padStart(6)} s  cpu ${cpu.toFixed(0).padStart(5)} s`);
   }
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST_SHOWN);
-  console.log(`\nslowest ${slowest.length} files:`);
+  console.log(`\nslowest ${slowest.length} processes:`);
   for (const r of slowest) {
     console.log(`  ${r.file.padEnd(width)} ${r.seconds.toFixed(1).padStart(6)} s  cpu ${r.cpu.toFixed(1).padStart(5)} s ${String(r.counts.tests).padStart(4)} tests  ${r.status === 0 ? 'pass' : `FAIL (${r.status})`}`);
   }
   const totals = Object.fromEntries(COUNTS.map((key) => [key, results.reduce((sum, r) => sum + r.counts[key], 0)]));
   const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
-  console.log(`\n${COUNTS.map((key) => `${key} ${totals[key]}`).join(', ')}; ${results.length} files, wall ${wallSeconds.toFixed(0)} s, cpu ${cpu.toFixed(0)} s`);
+  console.log(`\n${COUNTS.map((key) => `${key} ${totals[key]}`).join(', ')}; ${fileCount(results)} files in ${results.length} processes, wall ${wallSeconds.toFixed(0)} s, cpu ${cpu.toFixed(0)} s`);
   const failed = results.filter((r) => r.status !== 0);
-  if (failed.length > 0) console.log(`failed files:\n${failed.map((r) => `  ${r.file} (${r.status})`).join('\n')}`);
+  if (failed.length > 0) {
+    const named = (r) => (r.failedFiles.length > 0 ? ` [${r.failedFiles.join(', ')}]` : '');
+    console.log(`failed files:\n${failed.map((r) => `  ${r.file} (${r.status})${named(r)}`).join('\n')}`);
+  }
   // The plain closing line CI reads: a file that failed without a failed test (killed at its cap, a crash
   // before its tests) counts as one failure.
   const uncounted = failed.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
@@ -152,11 +217,11 @@ export async function runDefaultTiers(files) {
     });
   }
   const began = Date.now();
-  const queue = startOrder(files);
+  const queue = jobsOf(startOrder(files));
   const results = [];
   async function worker() {
     while (queue.length > 0) {
-      const result = await runFile(queue.shift());
+      const result = await runJob(queue.shift());
       printResult(result);
       results.push(result);
     }

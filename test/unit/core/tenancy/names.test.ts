@@ -9,12 +9,11 @@ import { toTenantUser, toTenantUserGroup, toUpstreamUser, toUpstreamUserGroup } 
 import { isTenantId } from '../../../../src/core/tenancy/tenant-id.ts';
 import { NAMESPACE_BUDGET } from '../../../../src/core/tenancy/namespace-budget.ts';
 import { checkPrefixedName } from '../../../../src/core/tenancy/prefixed-name-check.ts';
+import { dnsLabelArb, tenantIdArb } from './name-arbitraries.ts';
 
 /** A namespace as the tenant wrote it, checked as the gateway checks every prefixed Namespace. */
 const checkNamespaceName = (name: string) => checkPrefixedName('label', { kind: 'Namespace', group: '', name });
 
-export const tenantIdArb = fc.stringMatching(/^[a-z][a-z0-9]{5}$/);
-export const dnsLabelArb = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const groupArb = fc.array(dnsLabelArb, { minLength: 2, maxLength: 4 }).map((parts) => parts.join('.'));
 const A = 'aaaaaa';
 const B = 'bbbbbb';

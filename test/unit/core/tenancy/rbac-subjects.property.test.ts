@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { toUpstreamSubjects } from '../../../../src/core/tenancy/rbac-subjects.ts';
 import { toTenantSubject, toUpstreamSubject, type Subject } from '../../../../src/core/tenancy/references.ts';
 import { ApiError } from '../../../../src/core/api-error.ts';
-import { dnsLabelArb, tenantIdArb } from './names.test.ts';
+import { dnsLabelArb, tenantIdArb } from './name-arbitraries.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const twoTenants = fc.tuple(tenantIdArb, tenantIdArb).filter(([a, b]) => a !== b);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { HIDDEN, scrubText, toTenantStatus } from '../../../../src/core/tenancy/status-translation.ts';
 import { prefixOwner } from '../../../../src/core/tenancy/tenant-id.ts';
 import type { Status } from '../../../../src/core/types.ts';
-import { dnsLabelArb, tenantIdArb } from './names.test.ts';
+import { dnsLabelArb, tenantIdArb } from './name-arbitraries.ts';
 
 const OWN = 'acme01';
 const OTHER = 'glob3x';
