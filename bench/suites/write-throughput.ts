@@ -5,6 +5,7 @@
 // tenants/acme.yaml (namespace and per-resource object counts, cpu, memory,
 // storage), because that is what made creates slow: every create counted the
 // tenant's objects of its resource with a LIST (ADR 0031).
+import { join } from 'node:path';
 import { cmPath, configMap, namespaceBody } from '../fixtures.ts';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { expectStatus, runConcurrent } from '../load.ts';
@@ -12,6 +13,7 @@ import { cpuMeter } from '../process-cpu.ts';
 import { msSince, percentile } from '../stats.ts';
 import type { Suite } from '../suite.ts';
 import { startGatewayStack } from '../targets/gateway-stack.ts';
+import { startServerProcess, type ServerProcess } from '../targets/server-process.ts';
 import { renderGatewayText, writeGatewaySection, type GatewayRow } from './gateway-report.ts';
 
 const CLIENTS = 16;
@@ -25,10 +27,26 @@ const GET_SEQUENTIAL = 3_000;
 const GET_WARMUP = 300;
 const PAYLOAD = 900;
 /** WARREN_BENCH_WT_QUOTA overrides (an A/B without the count quota). */
-const QUOTA = process.env.WARREN_BENCH_WT_QUOTA ?? `namespaces=20,objectsPerResource=${OBJECTS * 2},cpu=16,memory=64Gi,storage=500Gi`;
+const QUOTA = process.env.WARREN_BENCH_WT_QUOTA ?? `namespaces=20,objectsPerResource=${OBJECTS * 3},cpu=16,memory=64Gi,storage=500Gi`;
 
-type Way = 'direct' | 'gateway';
-const WAYS: Way[] = ['direct', 'gateway'];
+/**
+ * WARREN_BENCH_WT_B_ENV (e.g. `WARREN_FAIRNESS_ADAPTIVE_ENABLED=false`): a second `warren serve` with these
+ * settings, in front of the same upstream, as a third way taking turns with the others: an A/B of a gateway
+ * setting measured in one run (ADR 0012's adaptive seats), printed beside the table.
+ */
+const B_ENV = parseEnvList(process.env.WARREN_BENCH_WT_B_ENV ?? '');
+type Way = 'direct' | 'gateway' | 'gatewayB';
+const WAYS: Way[] = Object.keys(B_ENV).length > 0 ? ['direct', 'gateway', 'gatewayB'] : ['direct', 'gateway'];
+
+function parseEnvList(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of text.split(/[\s,]+/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`WARREN_BENCH_WT_B_ENV: expected NAME=value, got ${pair}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
 const name = (i: number): string => `wt-${String(i).padStart(5, '0')}`;
 
 interface Phase {
@@ -38,6 +56,10 @@ interface Phase {
   /** CPU ms per request of the gateway and upstream processes while each way ran. */
   cpu: Record<Way, { gateway: number; upstream: number }>;
 }
+
+/** The gateway process that serves a way (B's own for gatewayB). */
+interface Pids { gateway: number; gatewayB: number; upstream: number }
+
 
 interface WayTarget {
   /** A fresh keep-alive pool: each block opens its own, warmed outside the timing. */
@@ -58,15 +80,17 @@ async function warmed(t: WayTarget): Promise<WayTarget> {
   return { ...t, client };
 }
 
-async function phase(targets: Record<Way, WayTarget>, pids: { gateway: number; upstream: number }, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
-  const latencies: Record<Way, number[]> = { direct: [], gateway: [] };
-  const elapsed: Record<Way, number> = { direct: 0, gateway: 0 };
-  const cpu: Record<Way, { gateway: number; upstream: number }> = { direct: { gateway: 0, upstream: 0 }, gateway: { gateway: 0, upstream: 0 } };
+const perWay = <T>(f: (way: Way) => T): Record<Way, T> => ({ direct: f('direct'), gateway: f('gateway'), gatewayB: f('gatewayB') });
+
+async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
+  const latencies = perWay<number[]>(() => []);
+  const elapsed = perWay(() => 0);
+  const cpu = perWay(() => ({ gateway: 0, upstream: 0 }));
   const perBlock = OBJECTS / BLOCKS;
   for (let b = 0; b < BLOCKS; b++) {
     for (const way of WAYS) {
       const target = await warmed(targets[way]);
-      const meter = cpuMeter({ gateway: [pids.gateway], upstream: [pids.upstream] });
+      const meter = cpuMeter({ gateway: [way === 'gatewayB' ? pids.gatewayB : pids.gateway], upstream: [pids.upstream] });
       const r = await runConcurrent(CLIENTS, perBlock, (k) => op(target, b * perBlock + k));
       const used = meter.read();
       target.client.close();
@@ -76,12 +100,11 @@ async function phase(targets: Record<Way, WayTarget>, pids: { gateway: number; u
       cpu[way].upstream += (used.upstream ?? 0) * 1000;
     }
   }
-  const of = (f: (way: Way) => number): Record<Way, number> => ({ direct: f('direct'), gateway: f('gateway') });
   return {
-    rate: of((w) => (OBJECTS / elapsed[w]) * 1000),
-    p50: of((w) => percentile(latencies[w], 50)),
-    p99: of((w) => percentile(latencies[w], 99)),
-    cpu: { direct: { gateway: cpu.direct.gateway / OBJECTS, upstream: cpu.direct.upstream / OBJECTS }, gateway: { gateway: cpu.gateway.gateway / OBJECTS, upstream: cpu.gateway.upstream / OBJECTS } },
+    rate: perWay((w) => (OBJECTS / elapsed[w]) * 1000),
+    p50: perWay((w) => percentile(latencies[w], 50)),
+    p99: perWay((w) => percentile(latencies[w], 99)),
+    cpu: perWay((w) => ({ gateway: cpu[w].gateway / OBJECTS, upstream: cpu[w].upstream / OBJECTS })),
   };
 }
 
@@ -98,7 +121,7 @@ function phaseRows(label: string, unit: string, p: Phase, goal: { ratio: number 
 }
 
 async function gets(targets: Record<Way, WayTarget>): Promise<Record<Way, number[]>> {
-  const samples: Record<Way, number[]> = { direct: [], gateway: [] };
+  const samples = perWay<number[]>(() => []);
   const getter = (t: WayTarget) => async (i: number): Promise<void> => {
     expectStatus(await t.client.request('GET', cmPath(t.ns, name((i * 7919) % OBJECTS))), 200);
   };
@@ -121,15 +144,23 @@ export const writeThroughputSuite: Suite = {
     const started = process.hrtime.bigint();
     const stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
     const rows: GatewayRow[] = [];
+    let gatewayB: ServerProcess | undefined;
     try {
       const tenant = await stack.createTenant('writer', ['--quota', QUOTA]);
       env.log(`write-throughput: tenant writer Ready as ${tenant.id}`);
       const targets: Record<Way, WayTarget> = {
         direct: { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: 'wt-direct' },
         gateway: { connect: () => clientFromKubeconfig(tenant.kubeconfig, CLIENTS), client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
-      };
+      } as Record<Way, WayTarget>;
+      if (WAYS.includes('gatewayB')) {
+        gatewayB = await startGatewayB(env.repoRoot, stack.upstreamKubeconfigFile);
+        // The same tenant credential: the tenant CA and serving CA live upstream, shared by both gateways.
+        const kubeconfigB = tenant.kubeconfig.replace(stack.gateway.url, gatewayB.ready[1] ?? '');
+        targets.gatewayB = { connect: () => clientFromKubeconfig(kubeconfigB, CLIENTS), client: clientFromKubeconfig(kubeconfigB, CLIENTS), ns: 'wt-b' };
+        env.log(`write-throughput: gateway B (${JSON.stringify(B_ENV)}) at ${gatewayB.ready[1]}`);
+      }
       for (const t of Object.values(targets)) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
-      const pids = { gateway: stack.gateway.pid, upstream: stack.upstream.process.pid };
+      const pids = { gateway: stack.gateway.pid, gatewayB: gatewayB?.pid ?? 0, upstream: stack.upstream.process.pid };
       const c = await phase(targets, pids, async (t, i) => {
         expectStatus(await t.client.request('POST', cmPath(t.ns), configMap(t.ns, name(i), PAYLOAD, i)), 201);
       });
@@ -141,11 +172,13 @@ export const writeThroughputSuite: Suite = {
       const g = await gets(targets);
       const p50 = { direct: percentile(g.direct, 50), gateway: percentile(g.gateway, 50) };
       env.log(`write-throughput: GET p50 ${JSON.stringify(p50)}`);
+      if (gatewayB) process.stdout.write(abLines(c, u, perWay((w) => percentile(g[w], 50))));
       rows.push(...phaseRows('creates', 'writes/s', c, { ratio: 0.7 }), ...phaseRows('updates', 'writes/s', u, { ratio: 0.8 }));
       rows.push({ metric: 'GET sequential p50', unit: 'ms', ...p50, goal: '<= direct + 0.5 ms', pass: p50.gateway <= p50.direct + 0.5 });
       rows.push({ metric: 'GET sequential p99', unit: 'ms', direct: percentile(g.direct, 99), gateway: percentile(g.gateway, 99) });
       for (const t of Object.values(targets)) t.client.close();
     } finally {
+      await gatewayB?.stop();
       await stack.stop();
     }
     const seconds = msSince(started) / 1000;
@@ -155,6 +188,23 @@ export const writeThroughputSuite: Suite = {
     return { rows: [], notes: [`${failed} of ${rows.filter((r) => r.pass !== undefined).length} goals failed; table above and in ${path}`] };
   },
 };
+
+/** A second gateway in front of the same upstream, with B_ENV on top of this process's environment. */
+async function startGatewayB(repoRoot: string, upstreamKubeconfigFile: string): Promise<ServerProcess> {
+  return await startServerProcess(
+    [join(repoRoot, 'bin/warren'), 'serve', '--upstream-kubeconfig', upstreamKubeconfigFile, '--listen', '127.0.0.1:0'],
+    /warren gateway ready at (\S+)/,
+    { cwd: repoRoot, timeoutMs: 300_000, env: B_ENV },
+  );
+}
+
+/** The A/B in one run: each gateway's ratio to direct, and its CPU per write. */
+function abLines(c: Phase, u: Phase, getP50: Record<Way, number>): string {
+  const line = (label: string, p: Phase): string => (['gateway', 'gatewayB'] as const)
+    .map((w) => `${label} ${w}: ${p.rate[w].toFixed(1)}/s = ${(p.rate[w] / p.rate.direct).toFixed(3)}x direct, p50 ${p.p50[w].toFixed(1)} ms, CPU per request gateway ${p.cpu[w].gateway.toFixed(2)} ms upstream ${p.cpu[w].upstream.toFixed(2)} ms`)
+    .join('\n');
+  return `\nA/B (gateway = default settings, gatewayB = ${JSON.stringify(B_ENV)}), direct ${c.rate.direct.toFixed(1)} creates/s, ${u.rate.direct.toFixed(1)} updates/s\n${line('creates', c)}\n${line('updates', u)}\nGET p50 direct ${getP50.direct.toFixed(3)} gateway ${getP50.gateway.toFixed(3)} gatewayB ${getP50.gatewayB.toFixed(3)} ms\n`;
+}
 
 const METHOD = [
   '**direct**: `warren apiserver` (fresh data dir), admin client certificate, upstream namespace `wt-direct`; **gateway**: `warren serve --upstream-kubeconfig` in front of it, tenant `writer` made with `warren tenant create --admin alice --wait --quota ' + QUOTA + '`, alice\'s client certificate, tenant namespace `wt`. Each server in its own process; the bench client (raw node:https, keep-alive) in another, all on the same 2 cores.',

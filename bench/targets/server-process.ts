@@ -18,8 +18,9 @@ export function readProcMemory(pid: number): { rssKiB: number; peakKiB: number }
   return { rssKiB: field('VmRSS'), peakKiB: field('VmHWM') };
 }
 
-export async function startServerProcess(args: string[], readyLine: RegExp, options: { cwd: string; timeoutMs?: number }): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServerProcess(args: string[], readyLine: RegExp, options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ServerProcess> {
+  const env = options.env ? { ...process.env, ...options.env } : process.env;
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     // Keep only the tail: the embedded server logs a line per controller action.

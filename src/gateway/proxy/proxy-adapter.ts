@@ -11,6 +11,7 @@ import { outgoingHeaders, stripResponseHopByHop } from './request-headers.ts';
 import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-errors.ts';
 import { upstreamConnection } from './upstream-connection.ts';
 import { tunnelUpgrade } from './upgrade-tunnel.ts';
+import { sendLean } from './lean-request.ts';
 
 export interface ProxyTarget {
   /** Upstream path and query, already translated and guarded. */
@@ -93,7 +94,17 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
       if (target.body !== undefined) extra['content-length'] = String(target.body.length);
       // A translating caller must parse the body: never let upstream compress it.
       if (target.onResponse) extra['accept-encoding'] = 'identity';
-      req.headers = outgoingHeaders(req.headers, { credential: connection.credentialHeaders, extra }) as IncomingMessage['headers'];
+      const headers = outgoingHeaders(req.headers, { credential: connection.credentialHeaders, extra });
+      // An answer the caller translates, not a stream: one plain request (lean-request.ts), no http-proxy.
+      const onResponse = target.onResponse;
+      if (onResponse && !target.stream) {
+        sendLean(connection, timeoutMs, {
+          req, res,
+          request: { method: req.method ?? 'GET', path: target.path, headers, ...(target.body !== undefined ? { body: target.body } : {}), onResponse: (upstreamRes) => onResponse(upstreamRes, req, res) },
+        });
+        return;
+      }
+      req.headers = headers as IncomingMessage['headers'];
       req.url = target.path;
       if (target.onResponse) handlers.set(req, target.onResponse);
       engine.web(req, res, {

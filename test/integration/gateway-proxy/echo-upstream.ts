@@ -38,13 +38,18 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   const seen: EchoUpstream['seen'] = [];
   const closeWaiters = new Map<string, () => void>();
   const sockets = new Set<Socket>();
+  // Requests answered per connection: /drop-reused closes a kept-alive connection on its second request unanswered.
+  const served = new WeakMap<Socket, number>();
   const server = https.createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+    const count = served.get(req.socket) ?? 0;
+    served.set(req.socket, count + 1);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const path = (req.url ?? '').split('?')[0] ?? '';
       if (path === '/hang') return; // never answers
+      if (path === '/drop-reused' && count > 0) { req.socket.destroy(); return; } // the keep-alive race, made certain
       if (path === '/stream') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.flushHeaders();

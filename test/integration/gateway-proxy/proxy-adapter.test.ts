@@ -197,6 +197,19 @@ describe('proxy adapter headers, deadlines and upgrades (echo upstream)', () => 
     });
   }
 
+  it('sends a translated GET again on a fresh connection when the kept-alive one was closed; a write gets a 503, not a second send', async () => {
+    const json = { 'x-test-mode': 'json' };
+    assert.equal((await call(front.port, 'GET', '/drop-reused', { headers: json })).status, 200);
+    const before = echo.seen.length;
+    // The pool's connection has served one request: the upstream closes it on the next, unanswered.
+    assert.equal((await call(front.port, 'GET', '/drop-reused', { headers: json })).status, 200);
+    assert.equal(echo.seen.length - before, 2, 'the GET reached the upstream twice: once on the closed connection, once on a fresh one');
+    assert.equal((await call(front.port, 'GET', '/drop-reused', { headers: json })).status, 200);
+    const write = await call(front.port, 'POST', '/drop-reused', { headers: { ...json, 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(write.status, 503);
+    assert.equal(write.body.reason, 'ServiceUnavailable');
+  });
+
   it('passes upstream\'s refusal of an upgrade (403 Status) to the client', async () => {
     const { head, socket, rest } = await rawRequest(front.port, 'GET /refuse HTTP/1.1\r\nHost: g\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
     try {
