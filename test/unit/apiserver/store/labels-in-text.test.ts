@@ -7,22 +7,18 @@ import { labelsInText } from '../../../../src/apiserver/store/labels-in-text.ts'
 // among the members, labels anywhere in metadata (or absent), values with quotes, backslashes and brackets.
 const tricky = fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', '{', '}', '[', ']', ',', ':', '"labels":{}', '\\\\"'));
 const labels = fc.dictionary(tricky, tricky, { maxKeys: 8 });
-const metadata = fc.tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.option(labels), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }))
-  .map(([before, l, after]) => {
-    const m: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(before)) if (k !== 'labels') m[k] = v;
-    if (l !== null) m.labels = l;
-    for (const [k, v] of Object.entries(after)) if (!(k in m) && k !== 'labels') m[k] = v;
-    return m;
-  });
-const stored = fc.tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 5 }), fc.option(metadata), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 5 }))
-  .map(([before, m, after]) => {
+/** An object with `key` (when present) between other members, anywhere in member order. */
+function withMember(others: fc.Arbitrary<unknown>, key: string, value: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
+  const rest = fc.dictionary(fc.string(), others, { maxKeys: 4 });
+  return fc.tuple(rest, fc.option(value), rest).map(([before, v, after]) => {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(before)) if (k !== 'metadata') o[k] = v;
-    if (m !== null) o.metadata = m;
-    for (const [k, v] of Object.entries(after)) if (!(k in o) && k !== 'metadata') o[k] = v;
+    for (const [k, x] of Object.entries(before)) if (k !== key) o[k] = x;
+    if (v !== null) o[key] = v;
+    for (const [k, x] of Object.entries(after)) if (!(k in o) && k !== key) o[k] = x;
     return o;
   });
+}
+const stored = withMember(fc.jsonValue({ maxDepth: 4 }), 'metadata', withMember(fc.jsonValue({ maxDepth: 3 }), 'labels', labels));
 
 describe('labelsInText: metadata.labels from stored JSON text without parsing the rest', () => {
   it('answers what JSON.parse of the whole text has under metadata.labels ({} when none), at any indentation', () => {
