@@ -58,6 +58,7 @@ import type { SecurityLog } from './security-log.ts';
 import { splitTenantPath } from '../tenants/tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
 import type { Fairness, Seat } from './fairness/fairness-filter.ts';
+import type { HeavyBodyGate } from './forward/heavy-body-gate.ts';
 import type { InFlight } from './fairness/in-flight.ts';
 import { isLongRunning } from './fairness/long-running.ts';
 import { tenantViewUri, type RequestObserver } from './observability/request-observer.ts';
@@ -99,6 +100,8 @@ export interface GatewayDeps {
   security: SecurityLog;
   /** Per-tenant seats and queues (fairness/); absent: no limits. */
   fairness?: Fairness;
+  /** One large request body per tenant at a time, a bounded queue behind it (forward/heavy-body-gate.ts); absent: no bound. */
+  heavyBodies?: HeavyBodyGate;
   /** In-flight requests, for draining on stop(). */
   inFlight?: InFlight;
   observer?: RequestObserver;
@@ -168,6 +171,8 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
+  // A tenant's large body waits for its turn before it takes a seat: waiting, it holds none of the gateway's (ADR 0026).
+  await deps.heavyBodies?.enter(req, res, tenant.id);
   const seat = await takeSeat(deps, req, res, tenant, url);
   const { ctx, info } = await authorizeAdmitted(deps, req, url, identity, tenant);
   if (isLongRunning(info)) seat.release();

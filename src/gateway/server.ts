@@ -26,6 +26,7 @@ import { createDiscoveryService } from './answered/discovery.ts';
 import { createOpenApiService } from './answered/openapi.ts';
 import { createProxy } from './proxy/proxy-adapter.ts';
 import { createForwarder } from './forward/forwarder.ts';
+import { createHeavyBodyGate } from './forward/heavy-body-gate.ts';
 import { createResponsePipe, type AuditAttribution } from './forward/response-pipe.ts';
 import { createGatewayHandler } from './handler.ts';
 import { createUpgradeHandler } from './upgrade-handler.ts';
@@ -191,6 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
     security,
     fairness,
+    heavyBodies: createHeavyBodyGate(),
     inFlight,
     observer: observability.observer,
     metricsEndpoint: createMetricsEndpoint({

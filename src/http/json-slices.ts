@@ -53,7 +53,7 @@ class Stepper {
 }
 
 /** Index of the quote closing the string whose opening quote is at `open`, or -1. */
-function endOfString(text: string, open: number): number {
+export function endOfString(text: string, open: number): number {
   let at = text.indexOf('"', open + 1);
   while (at !== -1) {
     let backslashes = 0;
@@ -68,7 +68,7 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function firstNonSpace(text: string, from: number, to: number): number {
+export function firstNonSpace(text: string, from: number, to: number): number {
   let i = from;
   while (i < to && isSpace(text.charCodeAt(i))) i++;
   return i;

@@ -35,6 +35,29 @@ describe('watch', { timeout: 90_000 }, () => {
     }
   });
 
+  it('a label- and name-selected watch sees an object enter the selection as ADDED and leave it as DELETED (its last matching state)', async () => {
+    const ns = await ctx.namespaces.create('w');
+    const rv = await listRv(ns);
+    const w = await WatchReader.open(ctx.http, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}&labelSelector=t%3Dw&fieldSelector=metadata.name%3Dm1`);
+    try {
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('m2', { a: '0' }, { t: 'w' }));
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('m1', { a: '1' }, { t: 'x' }));
+      await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/m1`, PATCH.merge, { metadata: { labels: { t: 'w' } } });
+      await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/m1`, PATCH.merge, { data: { a: '2' } });
+      const left = await ctx.http.patch(`/api/v1/namespaces/${ns}/configmaps/m1`, PATCH.merge, { metadata: { labels: { t: 'y' } } });
+      await ctx.http.delete(`/api/v1/namespaces/${ns}/configmaps/m1`);
+      await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('m1', { a: '3' }, { t: 'w' }));
+      const events = await w.until((e) => e.object.data?.a === '3');
+      assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels?.t, e.object.data?.a]), [
+        ['ADDED', 'm1', 'w', '1'], ['MODIFIED', 'm1', 'w', '2'], ['DELETED', 'm1', 'w', '2'], ['ADDED', 'm1', 'w', '3'],
+      ]);
+      // Leaving, it is its last state that matched, at the revision of the write that took it out (real 1.20).
+      assert.equal(events[2]!.object.metadata.resourceVersion, left.body.metadata.resourceVersion);
+    } finally {
+      w.close();
+    }
+  });
+
   it('a watch without resourceVersion starts with the current objects as ADDED', async () => {
     const ns = await ctx.namespaces.create('w');
     await ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('existing', {}, { t: 'w' }));

@@ -13,6 +13,18 @@ export interface CompiledPredicate {
   matches: Predicate;
   /** True when no selector narrows the result (kube only then reports remainingItemCount). */
   everything: boolean;
+  /**
+   * True when the selector reads nothing but metadata.name, metadata.namespace and metadata.labels:
+   * an object reduced to those (`metadataView`) matches exactly as the whole object does.
+   */
+  metadataOnly: boolean;
+}
+
+const METADATA_PATHS = new Set(['.metadata.name', '.metadata.namespace']);
+
+/** The part of an object a metadata-only predicate reads. */
+export function metadataView(name: string, namespace: string, labels: Record<string, string>): KubeObject {
+  return { metadata: { name, ...(namespace ? { namespace } : {}), labels } } as KubeObject;
 }
 
 export function compilePredicate(def: ResourceDef, labelSelector?: string, fieldSelector?: string): CompiledPredicate {
@@ -30,11 +42,13 @@ export function compilePredicate(def: ResourceDef, labelSelector?: string, field
     const path = paths[field];
     return path === undefined ? undefined : fieldValue(obj, path) ?? '';
   };
-  if (labels.length === 0 && fields.length === 0) return { matches: () => true, everything: true };
+  if (labels.length === 0 && fields.length === 0) return { matches: () => true, everything: true, metadataOnly: true };
   // events.k8s.io Events are stored as core Events: their field paths (regarding...) read the converted form.
   const asServed = isEventsV1(def) ? (obj: KubeObject) => toEventsV1(obj) : (obj: KubeObject) => obj;
+  const metadataOnly = !isEventsV1(def) && fields.every((f) => METADATA_PATHS.has(paths[f.field] ?? ''));
   return {
     everything: false,
+    metadataOnly,
     matches: (obj) => matchesLabels(labels, obj.metadata.labels ?? {}) && (fields.length === 0 || matchesFields(fields, getField(asServed(obj)))),
   };
 }

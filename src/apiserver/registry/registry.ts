@@ -99,6 +99,15 @@ export class Registry implements ResourceApi {
     return text;
   }
 
+  /**
+   * A write's answer as the text the store wrote, when `answer` is the stored object itself (built-in
+   * kinds): no second serialisation of a 1 MB object (~25 ms) in the answer's step. Undefined otherwise.
+   */
+  storedText(def: ResourceDef, answer: KubeObject): string | undefined {
+    if (def.custom || isEventsV1(def) || !isJsonStore(this.store)) return undefined;
+    return this.store.storedText?.(answer);
+  }
+
   /** LIST as JSON text without re-serialising items; undefined when the caller must go through list(). */
   listJson(def: ResourceDef, query: ListQuery): string | undefined {
     if (def.custom || isEventsV1(def) || !isJsonStore(this.store)) return undefined;

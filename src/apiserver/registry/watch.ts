@@ -7,7 +7,8 @@ import type { KubeObject, WatchEvent } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store, StoreEvent } from '../store/store.ts';
 import type { WatchQuery } from './resource-api.ts';
-import { compilePredicate } from './predicate.ts';
+import { compilePredicate, metadataView } from './predicate.ts';
+import { labelsInText } from '../store/labels-in-text.ts';
 import { parseRevision } from './list.ts';
 
 /**
@@ -26,6 +27,15 @@ function passThrough(event: StoreEvent, type: WatchEvent['type'] = event.type): 
   Object.defineProperty(out, 'object', { enumerable: true, get: () => event.object });
   if (event.json !== undefined) out.json = event.json;
   return out;
+}
+
+/**
+ * An object that left a watch's selection: its last state that matched, at the revision it left (real
+ * 1.20's watch cache sends the previous object with the new resourceVersion; checked 2026-11-27).
+ */
+function leftSelection(event: StoreEvent): KubeObject {
+  const previous = event.previous ?? event.object;
+  return { ...previous, metadata: { ...previous.metadata, resourceVersion: String(event.revision) } };
 }
 
 export function watchObjects(store: Store, storageKey: string, def: ResourceDef, query: WatchQuery, onEvent: (event: StoredWatchEvent) => void): () => void {
@@ -54,18 +64,25 @@ export function watchObjects(store: Store, storageKey: string, def: ResourceDef,
       if (namespace === undefined || event.namespace === namespace) onEvent(passThrough(event));
       return;
     }
-    const now = event.type === 'DELETED' ? undefined : event.object;
-    const before = event.previous;
+    // What the selector reads: a selector on name, namespace and labels reads the labels from the stored
+    // text, not a parse of the whole object and its previous state in the write's own step (ADR 0026).
+    const seen = (json: string | undefined, parsed: () => KubeObject | undefined): KubeObject | undefined => {
+      const labels = predicate.metadataOnly && json !== undefined ? labelsInText(json) : undefined;
+      return labels ? metadataView(event.name, event.namespace, labels) : parsed();
+    };
+    const object = seen(event.json, () => event.object);
+    const now = event.type === 'DELETED' ? undefined : object;
+    const before = seen(event.previousJson, () => event.previous);
     const isNow = visible(now);
     const wasBefore = visible(before);
     // Every event carries the stored object: the stream writes its text, not a serialisation per watcher.
     if (event.type === 'ADDED') {
       if (isNow) onEvent(passThrough(event, 'ADDED'));
     } else if (event.type === 'DELETED') {
-      if (visible(event.previous ?? event.object) || visible(event.object)) onEvent(passThrough(event, 'DELETED'));
+      if (visible(before ?? object) || visible(object)) onEvent(passThrough(event, 'DELETED'));
     } else if (isNow && wasBefore) onEvent(passThrough(event, 'MODIFIED'));
     else if (isNow) onEvent(passThrough(event, 'ADDED'));
-    else if (wasBefore) onEvent(passThrough(event, 'DELETED'));
+    else if (wasBefore) onEvent({ type: 'DELETED', object: leftSelection(event), revision: event.revision });
   };
   try {
     return store.watch(storageKey, from, listener);

@@ -2,6 +2,7 @@
 // store already holds, so GET and LIST can write them out without a parse and a
 // re-serialisation (LIST of 10,000 1 KiB objects becomes a string join).
 // The strings are exactly JSON.stringify of the objects get()/list() return.
+import type { KubeObject } from '../../core/types.ts';
 import type { ListOptions, ObjectKey, Store } from './store.ts';
 
 export interface JsonListResult {
@@ -15,6 +16,8 @@ export interface JsonStore extends Store {
   getJson(key: ObjectKey): string | undefined;
   /** Same options and paging as list(); `filter` still receives parsed objects (parsed only when a filter is given). */
   listJson(resource: string, options?: ListOptions): JsonListResult;
+  /** The text an object that create() or update() returned was stored as (the answer to the write); undefined for any other object. */
+  storedText?(object: KubeObject): string | undefined;
 }
 
 export function isJsonStore(store: Store): store is JsonStore {

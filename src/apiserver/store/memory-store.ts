@@ -45,6 +45,8 @@ export class MemoryStore implements JsonStore {
   private readonly hub: WatchHub;
   private journal: Journal | undefined;
   private closed = false;
+  /** The text each object create/update returned was stored as: a write's answer is written out, not serialised again. */
+  private readonly texts = new WeakMap<KubeObject, string>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.history = new EventHistory({ ...DEFAULT_HISTORY_LIMITS, ...options.history });
@@ -89,15 +91,23 @@ export class MemoryStore implements JsonStore {
     const table = this.table(key.resource);
     if (table.entries.has(keyOf(key.namespace, key.name))) throw alreadyExists(subjectOf(key));
     const stored = stamp(object, this.rev + 1);
-    this.commit({ type: 'ADDED', ...key, revision: this.rev + 1, json: JSON.stringify(stored) });
+    const json = JSON.stringify(stored);
+    this.commit({ type: 'ADDED', ...key, revision: this.rev + 1, json });
+    this.texts.set(stored, json);
     return stored;
   }
 
   update(key: ObjectKey, object: KubeObject, precondition?: Precondition): KubeObject {
     this.checkPrecondition(key, 'update', precondition);
     const stored = stamp(object, this.rev + 1);
-    this.commit({ type: 'MODIFIED', ...key, revision: this.rev + 1, json: JSON.stringify(stored) });
+    const json = JSON.stringify(stored);
+    this.commit({ type: 'MODIFIED', ...key, revision: this.rev + 1, json });
+    this.texts.set(stored, json);
     return stored;
+  }
+
+  storedText(object: KubeObject): string | undefined {
+    return this.texts.get(object);
   }
 
   delete(key: ObjectKey, precondition?: Precondition): KubeObject {

@@ -31,6 +31,8 @@ export interface StoreEvent {
    * objects carrying some field can look for its key in the text and skip the parse.
    */
   json?: string;
+  /** The stored JSON text of `previous`, when the store keeps text. */
+  previousJson?: string;
 }
 
 export interface ListResult {

@@ -106,6 +106,7 @@ function lazyEvent(e: HistoryEvent): StoreEvent {
   };
   if (e.previousJson !== undefined) {
     const text = e.previousJson;
+    event.previousJson = text;
     Object.defineProperty(event, 'previous', {
       enumerable: true, configurable: true,
       get: () => (previous ??= JSON.parse(text) as KubeObject),

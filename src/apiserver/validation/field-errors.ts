@@ -37,9 +37,9 @@ export function duplicate(field: string, value: unknown): StatusCause {
   return cause('FieldValueDuplicate', field, `Duplicate value: ${formatBadValue(value)}`, '');
 }
 
-/** The value is never echoed for TooLong (it may be huge). */
+/** The value is never echoed for TooLong (it may be huge). Worded as real 1.20's field.TooLong (newer kube: "may not be more than"). */
 export function tooLong(field: string, maxBytes: number): StatusCause {
-  return cause('FieldValueTooLong', field, 'Too long', `may not be more than ${maxBytes} ${maxBytes === 1 ? 'byte' : 'bytes'}`);
+  return cause('FieldValueTooLong', field, 'Too long', `must have at most ${maxBytes} bytes`);
 }
 
 export function forbidden(field: string, detail: string): StatusCause {

@@ -18,6 +18,14 @@ export class OneAtATime {
     return new Promise((resolve) => queue.push(() => resolve(this.releaser(key))));
   }
 
+  /**
+   * As acquire, unless `maxWaiting` already wait behind this key's holder: then undefined at once
+   * (the caller refuses the request, as kube's APF does when a queue is full).
+   */
+  tryAcquire(key: string, maxWaiting: number): Promise<Release> | undefined {
+    return this.queues.has(key) && this.waiting(key) >= maxWaiting ? undefined : this.acquire(key);
+  }
+
   /** Keys with a holder (for tests and metrics). */
   busyKeys(): number {
     return this.queues.size;

@@ -24,7 +24,6 @@ import { isHeldKindScale, readHeldScale, writeHeldScale } from './held-scale.ts'
 import { applyCreateHold, holdCreateIfClaimed, type ClaimLookup } from './held-at-create.ts';
 import { sendJsonBody } from '../respond.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
-import { createHeavyBodyGate, type HeavyBodyGate } from './heavy-body-gate.ts';
 import { yieldIfLarge } from '../../http/yield-to-loop.ts';
 import { createAdmissionChain, isAdmittedVerb, type AdmissionChain, type FinalObject } from '../admission/admission-chain.ts';
 import { refuseQuotaViewWrite, sparesQuotaView } from '../quota-view/quota-view-writes.ts';
@@ -40,8 +39,6 @@ export interface Forwarder {
 }
 
 const STREAMING_SUBRESOURCES = new Set(['log']);
-/** Verbs whose body the gateway reads, parses and translates. */
-const BODY_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const UPGRADE_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
 
 /** The tenant's Pod Security level, forced on every Namespace it writes. */
@@ -51,8 +48,6 @@ export interface ForwarderOptions {
   podSecurityOf?: PodSecurityOf;
   /** Object admission (admission/write-admission.ts); default: none. */
   admission?: AdmissionChain;
-  /** Large bodies per tenant (heavy-body-gate.ts); default: one at a time. */
-  heavyBodies?: HeavyBodyGate;
   /** Would the engine claim a created workload at once (held-at-create.ts)? Default: never asked (held later by the engine). */
   claims?: ClaimLookup;
   /** Runs once the upstream created a namespace for the tenant, before the tenant hears of it (the quota view, gateway/quota-view). */
@@ -64,7 +59,6 @@ const createsNamespace = (info: RequestInfo): boolean => info.verb === 'create' 
 export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
   const podSecurityOf = options.podSecurityOf ?? (() => 'baseline');
   const admission = options.admission ?? createAdmissionChain([]);
-  const heavyBodies = options.heavyBodies ?? createHeavyBodyGate();
   const targetOf = (ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): WriteTarget =>
     ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id) });
 
@@ -121,7 +115,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
   }
 
   return {
-    async prepare(req, ctx, info, fwd, res) {
+    async prepare(req, ctx, info, fwd) {
       const method = (req.method ?? 'GET').toUpperCase();
       const base = { method, path: fwd.path, query: fwd.query };
       // The quota view is read-only to the tenant (quota-view-writes.ts).
@@ -130,7 +124,6 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
       if (UPGRADE_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'upgrade' };
       if (STREAMING_SUBRESOURCES.has(info.subresource)) return { ...base, mode: 'stream' };
       if (info.verb === 'watch') return { ...base, mode: 'watch' };
-      if (BODY_VERBS.has(info.verb)) await heavyBodies.enter(req, res, ctx.id);
       if (info.verb === 'create' || info.verb === 'update') {
         // The request decides the kind (request-kind.ts): the body's apiVersion and kind are checked, or filled.
         const target = targetOf(ctx, info, fwd);

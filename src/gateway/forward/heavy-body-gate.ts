@@ -4,13 +4,24 @@
 // with the body. Two of a tenant's 1 MB writes in flight put two such turns in
 // front of every other tenant's request instead of one; more would queue more.
 // Here a tenant's large write waits (its body unread, so its bytes wait in the
-// socket) until the tenant's previous large write has been answered. Small
-// bodies, and other tenants, never wait for it.
+// socket) until the tenant's previous large write has been answered: the turn
+// covers the whole write, the gateway's work on its answer (parse, translation,
+// serialisation) included, since it is given back when the response closes.
+// At most LARGE_BODY_QUEUE wait; one more is refused with 429 and Retry-After,
+// as kube's APF refuses beyond a full queue (each waiter also holds one of the
+// tenant's seats and a socket). Small bodies, and other tenants, never wait for it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OneAtATime } from '../../core/fairness/one-at-a-time.ts';
+import { buildTooManyRequests } from '../fairness/too-many-requests.ts';
 
 /** A body at least this large takes its tenant's turn: kube's annotation bound, far above most objects. */
 export const LARGE_BODY_BYTES = 256 * 1024;
+
+/** A tenant's large bodies that may wait behind the one in progress. */
+export const LARGE_BODY_QUEUE = 4;
+
+/** What the refused client is told to wait: about one large write's time. */
+const RETRY_AFTER_SECONDS = 1;
 
 /** Declared large, or of unknown length (chunked): judged before a byte is read. */
 export function isLargeBody(req: IncomingMessage, threshold = LARGE_BODY_BYTES): boolean {
@@ -24,12 +35,14 @@ export interface HeavyBodyGate {
   enter(req: IncomingMessage, res: ServerResponse | undefined, tenantId: string): Promise<void>;
 }
 
-export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES): HeavyBodyGate {
+export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES, queueLength = LARGE_BODY_QUEUE): HeavyBodyGate {
   const turns = new OneAtATime();
   return {
     async enter(req, res, tenantId) {
       if (!res || !isLargeBody(req, threshold)) return;
-      const release = await turns.acquire(tenantId);
+      const turn = turns.tryAcquire(tenantId, queueLength);
+      if (!turn) throw buildTooManyRequests({ reason: 'large-bodies', seats: 1, queueLength, retryAfterSeconds: RETRY_AFTER_SECONDS });
+      const release = await turn;
       if (res.closed) release();
       else res.once('close', release);
     },

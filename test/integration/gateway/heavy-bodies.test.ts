@@ -3,8 +3,34 @@
 // limits refuse, in kube's words, and that nothing reaches the upstream.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
 import type { KubeHttp } from '../../helpers/kube-http.ts';
+import { LARGE_BODY_QUEUE } from '../../../src/gateway/forward/heavy-body-gate.ts';
+
+/** A POST whose body is sent in part: it stays in flight until finish() sends the rest; `answered` resolves with its response. */
+async function postInPart(http: KubeHttp, path: string, body: string): Promise<{ answered: Promise<{ status: number; body: any; headers: IncomingMessage['headers'] }>; finish(): void; abort(): void }> {
+  const url = new URL(http.server + path);
+  const opts: https.RequestOptions = {
+    method: 'POST', hostname: url.hostname, port: url.port, path: url.pathname, agent: false,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Accept: 'application/json' },
+  };
+  await http.kubeConfig.applyToHTTPSOptions(opts);
+  const req = https.request(opts);
+  const answered = new Promise<{ status: number; body: any; headers: IncomingMessage['headers'] }>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+    });
+  });
+  answered.catch(() => undefined);
+  const half = Math.floor(body.length / 2);
+  req.write(body.slice(0, half));
+  return { answered, finish: () => { req.end(body.slice(half)); }, abort: () => { req.destroy(); } };
+}
 
 const PATH = '/api/v1/namespaces/web/configmaps';
 
@@ -62,6 +88,38 @@ describe('heavy request bodies through a running gateway', { timeout: 120_000 },
       assert.equal(r.body.metadata.namespace, 'web');
       assert.equal(r.body.metadata.labels['tenancy.warren.dev/tenant'], undefined);
       assert.equal(Object.keys(r.body.metadata.labels).length, 2_000);
+    }
+  });
+
+  it('a tenant\'s large bodies beyond one in flight and LARGE_BODY_QUEUE waiting get 429; meanwhile other tenants\' and its own small requests are served', async () => {
+    const g = h.http('globex', 'admin');
+    assert.equal((await g.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'web' } })).status, 201);
+    const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { blob: 'x'.repeat(300 * 1024) } });
+    // None of these bodies is complete: none can be answered but by a refusal. One takes the turn, LARGE_BODY_QUEUE wait.
+    const names = Array.from({ length: LARGE_BODY_QUEUE + 2 }, (_, i) => `part-${String(i)}`);
+    const heavy = await Promise.all(names.map((name) => postInPart(a, PATH, body(name))));
+    try {
+      const first = await Promise.race(heavy.map((p, i) => p.answered.then((r) => ({ ...r, i }))));
+      assert.equal(first.status, 429, JSON.stringify(first.body).slice(0, 300));
+      assert.equal(first.body.reason, 'TooManyRequests');
+      assert.equal(first.headers['retry-after'], '1');
+      assert.match(first.body.message, new RegExp(`a large request body in progress and ${String(LARGE_BODY_QUEUE)} waiting`));
+      // While acme's large bodies are in flight: globex reads and writes, and acme's own small write goes through.
+      assert.equal((await g.get('/api/v1/namespaces/web/configmaps')).status, 200);
+      assert.equal((await g.post(PATH, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'small' }, data: { a: 'b' } })).status, 201);
+      assert.equal((await a.post(PATH, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'small-acme' }, data: { a: 'b' } })).status, 201);
+      for (const name of names) assert.equal(await upstreamHas(name), false, name);
+      // Completed, the waiting ones are written one after another; the refused one never.
+      for (const [i, p] of heavy.entries()) if (i !== first.i) p.finish();
+      for (const [i, p] of heavy.entries()) {
+        if (i === first.i) continue;
+        const r = await p.answered;
+        assert.equal(r.status, 201, JSON.stringify(r.body).slice(0, 300));
+        assert.equal(r.body.metadata.name, names[i]);
+      }
+      assert.equal(await upstreamHas(names[first.i]!), false);
+    } finally {
+      for (const p of heavy) p.abort();
     }
   });
 

@@ -13,6 +13,19 @@ describeStoreBehaviour('MemoryStore', (options) => new MemoryStore({
 }));
 
 describe('MemoryStore specifics', () => {
+  it('storedText: what create and update returned, as stored (the write\'s answer); nothing for any other object', () => {
+    const store = new MemoryStore();
+    const key = { resource: 'configmaps', namespace: 'ns', name: 'a' };
+    const created = store.create(key, cm('ns', 'a', { k: 'v' }));
+    assert.equal(store.storedText(created), store.getJson(key));
+    const updated = store.update(key, cm('ns', 'a', { k: 'w' }));
+    assert.equal(store.storedText(updated), store.getJson(key));
+    assert.equal(store.storedText(updated), JSON.stringify(updated));
+    assert.notEqual(store.storedText(created), store.storedText(updated));
+    assert.equal(store.storedText(store.get(key)!), undefined);
+    assert.equal(store.storedText({ ...updated }), undefined);
+  });
+
   it('serves JSON text equal to JSON.stringify of what get/list return', () => {
     const store = new MemoryStore();
     assert.ok(isJsonStore(store));

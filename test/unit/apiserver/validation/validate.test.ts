@@ -79,7 +79,7 @@ const cases: Case[] = [
   },
   {
     name: 'annotations over 256 KiB', def: def('configmaps'), obj: { metadata: { name: 'x', annotations: { a: 'x'.repeat(256 * 1024) } } },
-    want: ['metadata.annotations: Too long: may not be more than 262144 bytes'],
+    want: ['metadata.annotations: Too long: must have at most 262144 bytes'],
   },
   {
     name: 'unqualified finalizer on a built-in', def: def('configmaps'), obj: { metadata: { name: 'x', finalizers: ['mine'] } },

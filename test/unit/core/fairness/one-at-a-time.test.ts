@@ -21,6 +21,19 @@ describe('OneAtATime', () => {
     assert.equal(gate.busyKeys(), 0);
   });
 
+  it('tryAcquire: undefined once maxWaiting wait behind the holder; a turn again when one has moved up', async () => {
+    const gate = new OneAtATime();
+    const held = await gate.acquire('t1');
+    const waiter = gate.tryAcquire('t1', 1);
+    assert.ok(waiter);
+    assert.equal(gate.tryAcquire('t1', 1), undefined);
+    assert.ok(gate.tryAcquire('t2', 0), 'another key is not refused');
+    held();
+    const next = await waiter;
+    assert.ok(gate.tryAcquire('t1', 1));
+    next();
+  });
+
   it('another key never waits for a held one', async () => {
     const gate = new OneAtATime();
     const held = await gate.acquire('heavy');
