@@ -7,11 +7,21 @@ import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
 import httpProxy from 'http-proxy';
 import type { Upstream } from '../../kube/upstream.ts';
-import { outgoingHeaders, stripResponseHopByHop } from './request-headers.ts';
+import { outgoingHeaders, streamedBodyFraming, stripResponseHopByHop } from './request-headers.ts';
 import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-errors.ts';
 import { upstreamConnection } from './upstream-connection.ts';
 import { tunnelUpgrade } from './upgrade-tunnel.ts';
 import { sendLean } from './lean-request.ts';
+
+/**
+ * http-proxy sends a DELETE or OPTIONS without Content-Length as Content-Length: 0 (its deleteLength pass)
+ * and still pipes the client's body after it: raw bytes the upstream would read as another request. Such a
+ * request's body of unknown length is not sent (streams and watches are reads; their bodies mean nothing).
+ */
+function unframedByHttpProxy(req: IncomingMessage): boolean {
+  const method = (req.method ?? '').toUpperCase();
+  return (method === 'DELETE' || method === 'OPTIONS') && Object.keys(streamedBodyFraming(req.headers)).length > 0;
+}
 
 export interface ProxyTarget {
   /** Upstream path and query, already translated and guarded. */
@@ -92,6 +102,7 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
       // The request is the adapter's from here: its path and headers are rewritten to the upstream's view.
       const extra: Record<string, string> = { ...target.headers };
       if (target.body !== undefined) extra['content-length'] = String(target.body.length);
+      else Object.assign(extra, streamedBodyFraming(req.headers));
       // A translating caller must parse the body: never let upstream compress it.
       if (target.onResponse) extra['accept-encoding'] = 'identity';
       const headers = outgoingHeaders(req.headers, { credential: connection.credentialHeaders, extra });
@@ -110,7 +121,7 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
       engine.web(req, res, {
         agent: target.stream ? connection.streamAgent : connection.agent,
         selfHandleResponse: target.onResponse !== undefined,
-        ...(target.body !== undefined ? { buffer: Readable.from([target.body]) } : {}),
+        ...(target.body !== undefined ? { buffer: Readable.from([target.body]) } : unframedByHttpProxy(req) ? { buffer: Readable.from([]) } : {}),
       }, (err) => {
         // A reset after the client left is expected, not an upstream failure.
         if (req.socket.destroyed) return;

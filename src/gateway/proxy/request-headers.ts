@@ -49,6 +49,16 @@ export function outgoingHeaders(incoming: IncomingHttpHeaders, options: Outgoing
   return out;
 }
 
+/**
+ * The framing a client body streamed upstream as it came needs. Transfer-Encoding is hop-by-hop (dropped
+ * above), and Node frames a GET's, HEAD's, DELETE's or OPTIONS' body only when told: with neither
+ * Content-Length nor Transfer-Encoding it writes the bytes raw after the head, and the upstream reads them
+ * as a request of its own on Warren's connection (request smuggling). A body of unknown length goes chunked.
+ */
+export function streamedBodyFraming(incoming: IncomingHttpHeaders): Record<string, string> {
+  return incoming['content-length'] === undefined && incoming['transfer-encoding'] !== undefined ? { 'transfer-encoding': 'chunked' } : {};
+}
+
 /** Deletes hop-by-hop fields from an upstream response's headers, in place, before they are copied to the client. */
 export function stripResponseHopByHop(headers: IncomingHttpHeaders): void {
   for (const name of connectionListed(headers)) delete headers[name];

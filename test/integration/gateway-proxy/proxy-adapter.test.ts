@@ -210,6 +210,30 @@ describe('proxy adapter headers, deadlines and upgrades (echo upstream)', () => 
     assert.equal(write.body.reason, 'ServiceUnavailable');
   });
 
+  // A chunked client body on a GET: Node frames a GET's body only when told (no Content-Length, no
+  // Transfer-Encoding: the bytes go out raw after the head), so the upstream read the tenant's bytes as
+  // a second request on Warren's own connection (request smuggling, authenticated by Warren's certificate).
+  const cases = [
+    { mode: 'json', method: 'GET', forwarded: true },
+    { mode: 'piped', method: 'GET', forwarded: true },
+    // http-proxy sends such a DELETE with Content-Length: 0 whatever follows: its body is not sent at all.
+    { mode: 'piped', method: 'DELETE', forwarded: false },
+  ] as const;
+  for (const { mode, method, forwarded } of cases) {
+    it(`frames a streamed chunked body (${method}, ${mode} path): the upstream never reads the client's bytes as a request of its own`, async () => {
+      const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+      const path = `/headers?method=${method}&mode=${mode}`;
+      const headers: Record<string, string> = { 'Transfer-Encoding': 'chunked', ...(mode === 'json' ? { 'x-test-mode': 'json' } : {}) };
+      const res = await call(front.port, method, path, { headers, body: smuggled });
+      assert.equal(res.status, 200);
+      // One more exchange through the same pool: a smuggled request would have been read by now.
+      assert.equal((await call(front.port, 'GET', '/headers?after')).status, 200);
+      const got = echo.seen.find((r) => r.url === path);
+      assert.equal(got?.body, forwarded ? smuggled : '', forwarded ? 'the upstream read the bytes as this request\'s body' : 'the body was not sent');
+      assert.equal(echo.seen.some((r) => r.url === '/smuggled'), false, 'the client\'s bytes reached the upstream as a request');
+    });
+  }
+
   it('passes upstream\'s refusal of an upgrade (403 Status) to the client', async () => {
     const { head, socket, rest } = await rawRequest(front.port, 'GET /refuse HTTP/1.1\r\nHost: g\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
     try {
