@@ -23,8 +23,16 @@ export const LARGE_BODY_QUEUE = 4;
 /** What the refused client is told to wait: about one large write's time. */
 const RETRY_AFTER_SECONDS = 1;
 
+/**
+ * The methods whose body the gateway reads (create, update, patch, delete, deletecollection). The gate
+ * runs before the verb is known: a GET (a watch) announcing a body would otherwise hold the tenant's
+ * turn for its whole life, every large write of the tenant waiting or refused behind it.
+ */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** Declared large, or of unknown length (chunked): judged before a byte is read. */
 export function isLargeBody(req: IncomingMessage, threshold = LARGE_BODY_BYTES): boolean {
+  if (!BODY_METHODS.has((req.method ?? '').toUpperCase())) return false;
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) >= threshold;
   return req.headers['transfer-encoding'] !== undefined;

@@ -1,0 +1,52 @@
+// The heavy-body gate's turn is for a request body the gateway reads: a read (GET, HEAD) that
+// announces a body of unknown length (Transfer-Encoding) must not take it. A watch is a GET: holding
+// the turn for the watch's life would make every large write of the tenant wait or be refused.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHeavyBodyGate } from '../../../../src/gateway/forward/heavy-body-gate.ts';
+
+function request(method: string, headers: IncomingMessage['headers']): IncomingMessage {
+  return { method, headers } as IncomingMessage;
+}
+
+/** A response that stays open until close() (a watch's). */
+function openResponse(): ServerResponse & { close(): void } {
+  const res = Object.assign(new EventEmitter(), { closed: false }) as unknown as ServerResponse & { close(): void };
+  res.close = () => { (res as { closed: boolean }).closed = true; res.emit('close'); };
+  return res;
+}
+
+/** 'entered' if the gate let the request in before the next macrotask, else 'waiting'. */
+async function entersAtOnce(entered: Promise<void>): Promise<'entered' | 'waiting'> {
+  return await Promise.race([entered.then(() => 'entered' as const), new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
+}
+
+const chunked = { 'transfer-encoding': 'chunked' };
+const large = { 'content-length': String(1024 * 1024) };
+
+describe('heavy-body gate', () => {
+  for (const method of ['GET', 'HEAD']) {
+    it(`a ${method} with a chunked or large body takes no turn: the tenant's large write goes in at once`, async () => {
+      const gate = createHeavyBodyGate();
+      const watch = openResponse();
+      for (const headers of [chunked, large]) assert.equal(await entersAtOnce(gate.enter(request(method, headers), watch, 't1')), 'entered');
+      const write = openResponse();
+      assert.equal(await entersAtOnce(gate.enter(request('POST', large), write, 't1')), 'entered', 'the write waited behind a read');
+      watch.close();
+      write.close();
+    });
+  }
+
+  it('writes still take turns: a second large PUT waits until the first response closes', async () => {
+    const gate = createHeavyBodyGate();
+    const first = openResponse();
+    assert.equal(await entersAtOnce(gate.enter(request('POST', chunked), first, 't1')), 'entered');
+    const second = gate.enter(request('PUT', large), openResponse(), 't1');
+    assert.equal(await entersAtOnce(second), 'waiting');
+    assert.equal(await entersAtOnce(gate.enter(request('PATCH', large), openResponse(), 't2')), 'entered', 'another tenant never waits');
+    first.close();
+    assert.equal(await entersAtOnce(second), 'entered');
+  });
+});
