@@ -29,6 +29,19 @@ describe('labelsInText: metadata.labels from stored JSON text without parsing th
     }), { numRuns: 1000 });
   });
 
+  it('agrees with JSON.parse for any code points (lone surrogates, escapes that spell "labels" or "metadata") and decoys in other members', () => {
+    // r1's review: the text is JSON.stringify's (canonical escapes, no duplicate keys); a key is compared
+    // decoded, so "\\u006cabels" in a value or a key cannot pass for labels, nor hide them.
+    const any = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('labels', 'metadata', '\\u006cabels', '"labels":{"t":"x"}', '\ud800', '\udfff', 'tenancy.warren.dev/tenant'));
+    const decoy = fc.dictionary(any, fc.oneof(any, fc.dictionary(any, any, { maxKeys: 3 })), { maxKeys: 4 });
+    const meta = withMember(fc.oneof(decoy, any), 'labels', fc.dictionary(any, any, { maxKeys: 6 }));
+    fc.assert(fc.property(withMember(fc.oneof(decoy, any), 'metadata', meta), (object) => {
+      const text = JSON.stringify(object);
+      const parsed = JSON.parse(text) as { metadata?: { labels?: Record<string, string> } };
+      assert.deepEqual(labelsInText(text), parsed.metadata?.labels ?? {});
+    }), { numRuns: 1000 });
+  });
+
   it('reads the labels of a 1 MB ConfigMap with its data before its metadata', () => {
     const data: Record<string, string> = {};
     for (let i = 0; i < 9_000; i++) data[`d${String(i)}`] = `"{[x\\`.repeat(20);
