@@ -48,7 +48,8 @@ export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES, queueLength = 
   return {
     async enter(req, res, tenantId) {
       if (!res || !isLargeBody(req, threshold)) return;
-      const turn = turns.tryAcquire(tenantId, queueLength);
+      // A waiter whose client left takes no place in the queue (it would refuse live ones until its turn).
+      const turn = turns.tryAcquire(tenantId, queueLength, () => res.closed || res.destroyed);
       if (!turn) throw buildTooManyRequests({ reason: 'large-bodies', seats: 1, queueLength, retryAfterSeconds: RETRY_AFTER_SECONDS });
       const release = await turn;
       if (res.closed) release();

@@ -34,6 +34,23 @@ describe('OneAtATime', () => {
     next();
   });
 
+  it('a waiter that is gone takes no place: tryAcquire is not refused for it, and the turn skips it', async () => {
+    const gate = new OneAtATime();
+    const held = await gate.acquire('t1');
+    let left = false;
+    let ghostGranted = false;
+    void gate.acquire('t1', () => left).then(() => { ghostGranted = true; });
+    assert.equal(gate.tryAcquire('t1', 1), undefined, 'one live waiter fills a queue of one');
+    left = true;
+    assert.equal(gate.waiting('t1'), 0);
+    const live = gate.tryAcquire('t1', 1);
+    assert.ok(live, 'refused because of a waiter whose client left');
+    held();
+    (await live)();
+    assert.equal(ghostGranted, false);
+    assert.equal(gate.busyKeys(), 0);
+  });
+
   it('another key never waits for a held one', async () => {
     const gate = new OneAtATime();
     const held = await gate.acquire('heavy');

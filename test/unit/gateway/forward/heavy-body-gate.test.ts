@@ -39,6 +39,22 @@ describe('heavy-body gate', () => {
     });
   }
 
+  it('a waiter whose client left takes no place in the queue: the next large write waits, it is not refused', async () => {
+    const gate = createHeavyBodyGate(256 * 1024, 1);
+    const holder = openResponse();
+    await gate.enter(request('POST', large), holder, 't1');
+    const left = openResponse();
+    void gate.enter(request('POST', large), left, 't1');
+    await assert.rejects(gate.enter(request('POST', large), openResponse(), 't1'), /TooManyRequests|Too many requests/, 'a live waiter fills a queue of one');
+    left.close();
+    const next = openResponse();
+    const entered = gate.enter(request('POST', large), next, 't1');
+    assert.equal(await entersAtOnce(entered), 'waiting');
+    holder.close();
+    assert.equal(await entersAtOnce(entered), 'entered');
+    next.close();
+  });
+
   it('writes still take turns: a second large PUT waits until the first response closes', async () => {
     const gate = createHeavyBodyGate();
     const first = openResponse();
