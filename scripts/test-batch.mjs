@@ -33,7 +33,8 @@ process.on('exit', () => {
 });
 for (const file of files) {
   describe(file, async () => {
-    after(() => { ended.add(file); });
     await import(pathToFileURL(resolve(file)).href);
+    // Registered after the file's own hooks, so it runs after its top-level `after`s too.
+    after(() => { ended.add(file); });
   });
 }

@@ -25,6 +25,8 @@ const passing = file('passing.mjs', "test('passes', () => {});");
 const passingToo = file('passing-too.mjs', "test('passes too', () => {});");
 // The exit hides behind a property read, as it would behind a helper or a library.
 const exiting = file('exiting.mjs', "test('ends the process', () => { const p = process; p['exit'](0); });");
+// The same from the file's own top-level `after` hook, which runs once its tests have passed.
+const exitingAfter = file('exiting-after.mjs', "import { after } from 'node:test';\ntest('passes', () => {});\nafter(() => { const p = process; p['exit'](0); });");
 
 function runBatch(...files: string[]) {
   return spawnSync(process.execPath, ['--test-reporter=spec', BATCH, ...files], { encoding: 'utf8', timeout: 120_000 });
@@ -39,6 +41,11 @@ describe('test-batch.mjs: a file that ends the process', () => {
 
   it('fails the batch when an earlier file failed', () => {
     const run = runBatch(failing, exiting);
+    assert.notEqual(run.status, 0, run.stdout + run.stderr);
+  });
+
+  it('fails the batch when the exit is in a file\'s own after hook', () => {
+    const run = runBatch(exitingAfter, failing);
     assert.notEqual(run.status, 0, run.stdout + run.stderr);
   });
 
