@@ -12,7 +12,7 @@
 // What a batch shares is the module cache (Warren's modules are imported once, their memoised caches
 // reused) and the process (env, cwd, timers): scripts/run-tests-default.mjs keeps in a process of its own
 // any file that says it needs one (OWN_PROCESS_MARK) and any file whose text touches process-wide state.
-import { describe } from 'node:test';
+import { after, describe } from 'node:test';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -21,8 +21,20 @@ if (files.length === 0) {
   console.error('usage: test-batch.mjs FILE...');
   process.exit(2);
 }
+// A file whose suite never ended ended the process itself: process.exit(0) reached through code it calls,
+// which the runner's text scan cannot see, exited the batch with 0 although later files never ran and an
+// earlier one may have failed. The 'exit' listener turns that into a failure naming the files.
+const ended = new Set();
+process.on('exit', () => {
+  const unfinished = files.filter((file) => !ended.has(file));
+  if (unfinished.length === 0) return;
+  console.error(`✖ test-batch: the process ended before these files' suites ended: ${unfinished.join(', ')}`);
+  process.exitCode = 1;
+});
 for (const file of files) {
   describe(file, async () => {
     await import(pathToFileURL(resolve(file)).href);
+    // Registered after the file's own hooks, so it runs after its top-level `after`s too.
+    after(() => { ended.add(file); });
   });
 }
