@@ -9,7 +9,8 @@
 //     Then impersonation (Impersonate-*, kept aside by step 2): honoured inside
 //     the tenant when its RBAC allows `impersonate`, as kube does; every later
 //     step, upgrades included, sees the impersonated identity.
-//  4½. fairness: the tenant's share of seats and its bounded queue (429 beyond);
+//  4½. fairness: a request body is read in full first (its time is the
+//     client's, not a seat's; large ones one per tenant), then of seats and its bounded queue (429 beyond);
 //     as soon as the tenant is known, so a refusal costs no parsing, RBAC or
 //     translation (a flooding tenant must not buy CPU with refusals), and
 //     before any upstream work (discovery and OpenAPI read upstream too). A
@@ -59,6 +60,7 @@ import { splitTenantPath } from '../tenants/tenant-url.ts';
 import { isPortalPath } from './portal/portal-routes.ts';
 import type { Fairness, Seat } from './fairness/fairness-filter.ts';
 import type { HeavyBodyGate } from './forward/heavy-body-gate.ts';
+import type { BodyReader } from './forward/body-read-first.ts';
 import type { InFlight } from './fairness/in-flight.ts';
 import { isLongRunning } from './fairness/long-running.ts';
 import { tenantViewUri, type RequestObserver } from './observability/request-observer.ts';
@@ -102,6 +104,8 @@ export interface GatewayDeps {
   fairness?: Fairness;
   /** One large request body per tenant at a time, a bounded queue behind it (forward/heavy-body-gate.ts); absent: no bound. */
   heavyBodies?: HeavyBodyGate;
+  /** Every request body read in full before its seat (forward/body-read-first.ts); absent: read under the seat. */
+  bodiesFirst?: BodyReader;
   /** In-flight requests, for draining on stop(). */
   inFlight?: InFlight;
   observer?: RequestObserver;
@@ -173,6 +177,8 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
   // A tenant's large body waits for its turn before it takes a seat: waiting, it holds none of the gateway's (ADR 0026).
   await deps.heavyBodies?.enter(req, res, tenant.id);
+  // Then the body is read, before the seat: a seat is the gateway's work, never a wait on a client's bytes.
+  await deps.bodiesFirst?.read(req, res, tenant.id);
   const seat = await takeSeat(deps, req, res, tenant, url);
   const { ctx, info } = await authorizeAdmitted(deps, req, url, identity, tenant);
   if (isLongRunning(info)) seat.release();

@@ -27,6 +27,7 @@ import { createOpenApiService } from './answered/openapi.ts';
 import { createProxy } from './proxy/proxy-adapter.ts';
 import { createForwarder } from './forward/forwarder.ts';
 import { createHeavyBodyGate } from './forward/heavy-body-gate.ts';
+import { createBodyReader } from './forward/body-read-first.ts';
 import { createResponsePipe, type AuditAttribution } from './forward/response-pipe.ts';
 import { createGatewayHandler } from './handler.ts';
 import { createUpgradeHandler } from './upgrade-handler.ts';
@@ -193,6 +194,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     security,
     fairness,
     heavyBodies: createHeavyBodyGate(),
+    bodiesFirst: createBodyReader(),
     inFlight,
     observer: observability.observer,
     metricsEndpoint: createMetricsEndpoint({

@@ -87,7 +87,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
           stillRefused: () => holdWhileQueueFull && limiter.queueFull(tenant.id, limits),
           maxMs: limits.queueTimeoutMs,
         });
-        throw buildTooManyRequests({ reason: err.reason, seats: limits.seats, queueLength: limits.queueLength, retryAfterSeconds });
+        throw buildTooManyRequests({ reason: err.reason, seats: limits.seats, queueLength: limits.queueLength, running: err.running, retryAfterSeconds });
       } finally {
         res.off('close', onClose);
       }

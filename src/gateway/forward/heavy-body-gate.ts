@@ -10,6 +10,7 @@
 // At most LARGE_BODY_QUEUE wait; one more is refused with 429 and Retry-After,
 // as kube's APF refuses beyond a full queue (each waiter also holds one of the
 // tenant's seats and a socket). Small bodies, and other tenants, never wait for it.
+// After the turn, the body is read in full before the seat (body-read-first.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OneAtATime } from '../../core/fairness/one-at-a-time.ts';
 import { buildTooManyRequests } from '../fairness/too-many-requests.ts';
@@ -28,7 +29,7 @@ const RETRY_AFTER_SECONDS = 1;
  * runs before the verb is known: a GET (a watch) announcing a body would otherwise hold the tenant's
  * turn for its whole life, every large write of the tenant waiting or refused behind it.
  */
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Declared large, or of unknown length (chunked): judged before a byte is read. */
 export function isLargeBody(req: IncomingMessage, threshold = LARGE_BODY_BYTES): boolean {

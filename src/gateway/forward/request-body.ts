@@ -5,9 +5,11 @@ import { badRequest } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { decodeBodyInSteps, GATEWAY_JSON_LIMITS, readBody, type BodyType } from '../../http/request-body.ts';
 import { yieldIfLarge } from '../../http/yield-to-loop.ts';
+import { bodyReadFirst } from './body-read-first.ts';
 
 export async function readRequestValue(req: IncomingMessage, expected?: BodyType): Promise<unknown> {
-  const body = await readBody(req);
+  // Read before the seat (body-read-first.ts) when the gateway has seats: the stream is spent then.
+  const body = bodyReadFirst(req) ?? await readBody(req);
   // A large body's last bytes came in the loop turn that read them: decoding waits for the next (yield-to-loop.ts).
   await yieldIfLarge(body.length);
   // The gateway's limits (ADR 0026): also a bound on members per object, which the embedded apiserver does not set.

@@ -12,6 +12,7 @@ import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-error
 import { upstreamConnection } from './upstream-connection.ts';
 import { tunnelUpgrade } from './upgrade-tunnel.ts';
 import { sendLean } from './lean-request.ts';
+import { bodyReadFirst } from '../forward/body-read-first.ts';
 
 /**
  * http-proxy sends a DELETE or OPTIONS without Content-Length as Content-Length: 0 (its deleteLength pass)
@@ -99,6 +100,9 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
 
   return {
     forward(req, res, target) {
+      // A body read before the seat (body-read-first.ts) is forwarded from memory: its stream is spent.
+      const readFirst = target.body === undefined ? bodyReadFirst(req) : undefined;
+      if (readFirst !== undefined) target = { ...target, body: readFirst };
       // The request is the adapter's from here: its path and headers are rewritten to the upstream's view.
       const extra: Record<string, string> = { ...target.headers };
       if (target.body !== undefined) extra['content-length'] = String(target.body.length);

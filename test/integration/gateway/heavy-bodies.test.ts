@@ -138,13 +138,11 @@ describe('heavy request bodies through a running gateway', { timeout: 120_000 },
   });
 });
 
-// Open (r1's review, session 11): a body under LARGE_BODY_BYTES still takes a fairness seat before it is
-// read, and holds it as long as the client takes to send it (Node's requestTimeout, 300 s). The adaptive
-// gateway-wide limit starts at 4 seats, and a tenant with 4 requests outstanding is not yet "heavy" for the
-// flood pacer: 4 half-sent small bodies hold every gateway seat, and another tenant's GET waits out its
-// queue and gets 429 (whose message names that tenant's own 20 seats, none of which it used). Fixed seats
-// make the case certain. Kept as todo (it fails today) until small bodies are read before the seat, or a
-// tenant's share of the gateway-wide seats is bounded.
+// r1's review, session 11: a body under LARGE_BODY_BYTES took a fairness seat before it was read, and
+// held it as long as the client took to send it. The adaptive gateway-wide limit starts at 4 seats, and a
+// tenant with 4 requests outstanding is not yet "heavy" for the flood pacer: 4 half-sent small bodies held
+// every gateway seat, and another tenant's GET waited out its queue and got 429. Fixed seats make the case
+// certain. Now every body is read before the seat (body-read-first.ts, ADR 0026 amendment).
 describe('small request bodies sent in part, gateway-wide seats fewer than a tenant\'s share', { timeout: 120_000 }, () => {
   let h: GatewayHarness;
   before(async () => {
@@ -158,13 +156,23 @@ describe('small request bodies sent in part, gateway-wide seats fewer than a ten
   });
   after(async () => { await h?.stop(); });
 
-  it('another tenant is served while one tenant\'s small bodies stall', { todo: 'small bodies hold gateway-wide seats while they are read (see above)' }, async () => {
+  it('another tenant is served while one tenant\'s small bodies stall; completed, they are written', async () => {
     const a = h.http('acme', 'admin');
     const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { blob: 'x'.repeat(10 * 1024) } });
     const stalled = await Promise.all(Array.from({ length: 4 }, (_, i) => postInPart(a, PATH, body(`stalled-${String(i)}`))));
     try {
       const r = await h.http('globex', 'admin').get('/api/v1/namespaces/web/configmaps');
       assert.equal(r.status, 200, r.text.slice(0, 300));
+      // acme's own reads are served too: its half-sent bodies hold none of its seats either.
+      assert.equal((await a.get('/api/v1/namespaces/web/configmaps')).status, 200);
+      // The bodies read before the seat are forwarded whole, once.
+      for (const p of stalled) p.finish();
+      for (const [i, p] of stalled.entries()) {
+        const done = await p.answered;
+        assert.equal(done.status, 201, JSON.stringify(done.body).slice(0, 300));
+        assert.equal(done.body.metadata.name, `stalled-${String(i)}`);
+        assert.equal(done.body.data.blob.length, 10 * 1024);
+      }
     } finally {
       for (const p of stalled) p.abort();
     }
