@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
 import type { KubeHttp } from '../../helpers/kube-http.ts';
 import { LARGE_BODY_QUEUE } from '../../../src/gateway/forward/heavy-body-gate.ts';
+import { BODIES_READ_FIRST_PER_TENANT } from '../../../src/gateway/forward/body-read-first.ts';
 
 /** A POST whose body is sent in part: it stays in flight until finish() sends the rest; `answered` resolves with its response. */
 async function postInPart(http: KubeHttp, path: string, body: string): Promise<{ answered: Promise<{ status: number; body: any; headers: IncomingMessage['headers'] }>; finish(): void; abort(): void }> {
@@ -173,6 +174,20 @@ describe('small request bodies sent in part, gateway-wide seats fewer than a ten
         assert.equal(done.body.metadata.name, `stalled-${String(i)}`);
         assert.equal(done.body.data.blob.length, 10 * 1024);
       }
+    } finally {
+      for (const p of stalled) p.abort();
+    }
+  });
+
+  it('a tenant\'s half-sent bodies beyond its read-ahead bound get 429 saying so; the other tenant is still served', async () => {
+    const a = h.http('acme', 'admin');
+    const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { x: 'y'.repeat(1024) } });
+    const stalled = await Promise.all(Array.from({ length: BODIES_READ_FIRST_PER_TENANT + 1 }, (_, i) => postInPart(a, PATH, body(`held-${String(i)}`))));
+    try {
+      const first = await Promise.race(stalled.map((p) => p.answered));
+      assert.equal(first.status, 429, JSON.stringify(first.body).slice(0, 300));
+      assert.match(first.body.message, new RegExp(`this cluster already has ${String(BODIES_READ_FIRST_PER_TENANT)} request bodies being received or waiting`));
+      assert.equal((await h.http('globex', 'admin').post(PATH, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'served' }, data: { a: 'b' } })).status, 201);
     } finally {
       for (const p of stalled) p.abort();
     }
