@@ -11,6 +11,8 @@ import layers from './lint/layers.js';
 const ioModules = ['node:http', 'node:https', 'node:net', 'node:tls', 'node:fs', 'node:fs/promises',
   'node:child_process', 'express', 'http-proxy', '@kubernetes/client-node', 'fs', 'http', 'https', 'net'];
 
+const TEST_IMPORT_MESSAGE = 'A test file never imports another test file (its tests would run twice in a batch): move what is shared to a helper.';
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.warren/**', 'dist/**', 'coverage/**'] },
   js.configs.recommended,
@@ -57,6 +59,16 @@ export default tseslint.config(
         selector: "CallExpression[callee.object.name='JSON'][callee.property.name='stringify'] > ObjectExpression > Property[key.name=/^(level|event)$/]",
         message: 'Write log lines with levelled() from src/observability/log-line.ts.',
       }],
+    },
+  },
+  {
+    // A test file never imports another test file: the unit and integration tiers run several files in one
+    // process (scripts/test-batch.mjs), and an imported test file's tests would run again inside the importer
+    // (session 11: two property files ran names.test.ts's 50 tests three times). Shared code goes in a helper.
+    files: ['test/**/*.ts', 'test/**/*.mjs', 'test/**/*.js'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '\\.test(\\.[cm]?[jt]s)?$', message: TEST_IMPORT_MESSAGE }] }],
+      'no-restricted-syntax': ['error', { selector: 'ImportExpression[source.value=/\\.test(\\.[cm]?[jt]s)?$/]', message: TEST_IMPORT_MESSAGE }],
     },
   },
   {
