@@ -9,11 +9,12 @@
 // Traps: a tenant's own name that happens to start with `<id>-` is shortened
 // too, and one that starts with a known tenant's id (a Pod `bbbbbb-web` when
 // bbbbbb is a tenant) is hidden: the text is for humans, and hiding too much
-// is the safe side. Which ids are tenants comes from the caller (the gateway's
-// tenant directory); without it only the caller's own id is recognised.
+// is the safe side; so is a word holding another tenant's prefixed name after
+// a `-` (`x-bbbbbb-shop`). Which ids are tenants comes from the caller (the
+// gateway's tenant directory); without it only the caller's own id is recognised.
 import type { Status, StatusCause, StatusDetails } from '../types.ts';
 import { tenantGroupOf } from './kind-treatment.ts';
-import { prefixOwner, stripPrefix, TENANT_ID_PATTERN } from './tenant-id.ts';
+import { prefixOwner, stripPrefix, TENANT_ID_LENGTH, TENANT_ID_PATTERN } from './tenant-id.ts';
 
 /** Is this id a tenant's (any tenant, the caller's included)? */
 export type KnownTenantIds = (id: string) => boolean;
@@ -38,11 +39,28 @@ const USER_SPACE = new RegExp(`warren:(${TENANT_ID_PATTERN}):([^\\s"',;)\\]}]*)`
 /** A name-like token that starts a name (nothing name-like before it). */
 const NAME_TOKEN = /(?<![a-z0-9-])[a-z0-9][a-z0-9-]*/g;
 
+const isOther = (id: string, owner: string | undefined, known: KnownTenantIds | undefined): boolean =>
+  owner !== undefined && owner !== id && known?.(owner) === true;
+
+/**
+ * Another tenant's prefixed name after a `-` inside the token (`x-<other>-shop`). Nothing upstream is known to
+ * write one (every upstream name starts with its owner's prefix), but the rule is about the text, not about who
+ * wrote it: hidden whole like a name that starts with it. One look per `-`, so linear in the token.
+ */
+function otherPrefixInside(id: string, token: string, known: KnownTenantIds | undefined): boolean {
+  for (let dash = token.indexOf('-'); dash >= 0; dash = token.indexOf('-', dash + 1)) {
+    const start = dash + 1;
+    if (token.length - start <= TENANT_ID_LENGTH + 1) return false;
+    if (token[start + TENANT_ID_LENGTH] === '-' && isOther(id, prefixOwner(token.slice(start, start + TENANT_ID_LENGTH + 2)), known)) return true;
+  }
+  return false;
+}
+
 function scrubName(id: string, token: string, known: KnownTenantIds | undefined): string {
+  // The caller's own name is its own text, whatever it holds (a name `x-<other>-y` it chose is kept).
   const own = stripPrefix(id, token);
   if (own !== undefined) return own;
-  const owner = prefixOwner(token);
-  return owner !== undefined && owner !== id && known?.(owner) ? HIDDEN : token;
+  return isOther(id, prefixOwner(token), known) || otherPrefixInside(id, token, known) ? HIDDEN : token;
 }
 
 /** The name rule alone, for text that is the tenant's data rather than a message (Table cells). */

@@ -26,6 +26,8 @@ function fragmentArb(own: string, others: string[]): fc.Arbitrary<Fragment> {
     labelArb.map((l) => ({ text: `${own}-${l}`, own: l })),
     fc.tuple(other, labelArb).map(([o, l]) => ({ text: `${o}-${l}` })),
     fc.tuple(other, labelArb).map(([o, l]) => ({ text: `${o}-${l}.example.com` })),
+    // Another tenant's prefixed name inside a word (nothing upstream is known to write one: hidden all the same).
+    fc.tuple(labelArb, other, labelArb).map(([w, o, l]) => ({ text: `${w}-${o}-${l}` })),
     fc.tuple(fc.constantFrom(own, ...others), labelArb, labelArb).map(([o, ns, n]) => ({ text: `/registry/configmaps/${o}-${ns}/${n}` })),
     fc.tuple(fc.constantFrom(own, ...others), labelArb).map(([o, n]) => ({ text: `/registry/${o}-foo.example.com/widgets/${n}` })),
     labelArb.map((l) => ({ text: `/var/lib/warren/${l}/store.log` })),
@@ -44,6 +46,8 @@ function messageArb(own: string, others: string[]): fc.Arbitrary<{ text: string;
 function leaks(out: string, ids: string[]): string[] {
   const found: string[] = [];
   for (const id of ids) if (new RegExp(`(?<![a-z0-9-])${id}-|warren:${id}:`).test(out)) found.push(id);
+  // Inside a word: another tenant's only (the caller's own id there is not a leak).
+  for (const id of ids.slice(1)) if (out.includes(`-${id}-`)) found.push(`${id} inside a word`);
   if (/\/registry|\/var\//.test(out)) found.push('host path or storage key');
   return found;
 }
@@ -74,6 +78,9 @@ describe('upstream text in tenant terms', () => {
     { name: 'another tenant\'s namespace and user', upstream: `namespaces "${OTHER}-shop" is forbidden: User "warren:${OTHER}:hank" cannot get`, want: `namespaces "${HIDDEN}" is forbidden: User "${HIDDEN}" cannot get` },
     { name: 'own names shortened, own user too', upstream: `rolebindings "b" in ${OWN}-shop: User "warren:${OWN}:bob"`, want: 'rolebindings "b" in shop: User "bob"' },
     { name: 'what the tenant wrote that looks like another id is kept when prefixed by its own', upstream: `Invalid value: "${OWN}-${OTHER}-x"`, want: `Invalid value: "${OTHER}-x"` },
+    { name: 'another tenant\'s prefixed name inside a word is hidden whole', upstream: `namespaces "x-${OTHER}-shop" and x.${OTHER}-shop, ${OTHER}-a-${OTHER}-b`, want: `namespaces "${HIDDEN}" and x.${HIDDEN}, ${HIDDEN}` },
+    { name: 'the caller\'s own id inside a word is its own text', upstream: `Invalid value: "x-${OWN}-shop"`, want: `Invalid value: "x-${OWN}-shop"` },
+    { name: 'a word that only contains an id-shaped part (not a known tenant) passes', upstream: 'image-abcdef-v2 and my-app-shop1-x', want: 'image-abcdef-v2 and my-app-shop1-x' },
     { name: 'ordinary words pass', upstream: 'server-side apply failed: object-meta is invalid; see /apis/apps/v1', want: 'server-side apply failed: object-meta is invalid; see /apis/apps/v1' },
     { name: 'a file URL is a host path (a stack line of native ESM)',
       upstream: 'Internal error occurred: at open (file:///work/main/src/apiserver/store/log.ts:10:5), at file:///var/lib/warren/x.js',
