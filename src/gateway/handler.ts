@@ -175,6 +175,8 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
+  // In the drain from here: waiting for its large-body turn, its body or its seat, a request is in flight too.
+  deps.inFlight?.track(res, false);
   // A tenant's large body waits for its turn before it takes a seat: waiting, it holds none of the gateway's (ADR 0026).
   await deps.heavyBodies?.enter(req, res, tenant.id);
   // Then the body is read, before the seat: a seat is the gateway's work, never a wait on a client's bytes.

@@ -118,6 +118,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const informersSynced = Promise.all([directory.synced(), rbac.synced()]);
   await informersSynced;
   const inFlight = createInFlight();
+  const heavyBodies = createHeavyBodyGate();
   let queued = (): number => 0;
   const observability = createGatewayObservability({
     ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -193,7 +194,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
     security,
     fairness,
-    heavyBodies: createHeavyBodyGate(),
+    heavyBodies,
     bodiesFirst: createBodyReader(),
     inFlight,
     observer: observability.observer,
@@ -241,7 +242,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ready = false;
         consoleServer.stop(); // its live streams end now, as watches do
         const deadlineMs = options.shutdownDeadlineMs ?? 10_000;
-        const closed = listener.close(deadlineMs);
+        // The listener's own cut comes a moment after the drain's, so the drain counts (and logs) what it cut.
+        const closed = listener.close(deadlineMs + 1_000);
+        heavyBodies.drain(); // large writes waiting for their turn: 503 now, their bodies unread
         const cut = await inFlight.drain(deadlineMs);
         if (cut > 0) log(levelled('warn', `shutdown deadline reached: ${cut} requests cut`, { event: 'shutdown-deadline', cut }));
         // Keep-alive connections whose requests just finished hold the listener open otherwise.

@@ -35,6 +35,11 @@ export class OneAtATime {
     return this.queues.has(key) && this.waiting(key) >= maxWaiting ? undefined : this.acquire(key, gone);
   }
 
+  /** Whether `key` has a holder (a new acquire would wait). */
+  held(key: string): boolean {
+    return this.queues.has(key);
+  }
+
   /** Keys with a holder (for tests and metrics). */
   busyKeys(): number {
     return this.queues.size;

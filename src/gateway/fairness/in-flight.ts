@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { drainHookOf } from './drain-hook.ts';
 
 export interface InFlight {
-  /** Counts a response until it closes. */
+  /** Counts a response until it closes; called again once the request is known long-running (a watch). */
   track(res: ServerResponse, longRunning: boolean): void;
   readonly draining: boolean;
   /** Ends long-running responses, waits for the others; resolves with how many were cut at the deadline. */
@@ -38,7 +38,13 @@ export function createInFlight(): InFlight {
   };
   return {
     track(res, longRunning) {
-      if (res.writableFinished || res.destroyed || open.has(res)) return;
+      const entry = open.get(res);
+      if (entry) {
+        entry.longRunning = longRunning;
+        // Known long-running during the drain: ended at the next poll like any watch.
+        return;
+      }
+      if (res.writableFinished || res.destroyed) return;
       open.set(res, { longRunning });
       res.once('close', () => {
         open.delete(res);

@@ -12,6 +12,7 @@
 // tenant's seats and a socket). Small bodies, and other tenants, never wait for it.
 // After the turn, the body is read in full before the seat (body-read-first.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../../core/api-error.ts';
 import { OneAtATime } from '../../core/fairness/one-at-a-time.ts';
 import { buildTooManyRequests } from '../fairness/too-many-requests.ts';
 
@@ -42,19 +43,43 @@ export function isLargeBody(req: IncomingMessage, threshold = LARGE_BODY_BYTES):
 export interface HeavyBodyGate {
   /** Resolves once this request may read its body; the turn is given back when `res` closes. */
   enter(req: IncomingMessage, res: ServerResponse | undefined, tenantId: string): Promise<void>;
+  /**
+   * The gateway is shutting down: every request still waiting for its turn is answered 503 at once (its
+   * body unread, so nothing of it was done and the client may send it again elsewhere), and so is any
+   * later one that would wait. Waiting, such a request was in nobody's drain: left, it either held the
+   * drain up behind the tenant's other large writes or was cut at the deadline without an answer.
+   */
+  drain(): void;
 }
+
+const shuttingDown = (): ApiError => new ApiError('ServiceUnavailable', 'the server is shutting down, please try again', { retryAfterSeconds: 1 });
 
 export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES, queueLength = LARGE_BODY_QUEUE): HeavyBodyGate {
   const turns = new OneAtATime();
+  let draining = false;
+  const refuseWaiters = new Set<(error: ApiError) => void>();
   return {
     async enter(req, res, tenantId) {
       if (!res || !isLargeBody(req, threshold)) return;
-      // A waiter whose client left takes no place in the queue (it would refuse live ones until its turn).
-      const turn = turns.tryAcquire(tenantId, queueLength, () => res.closed || res.destroyed);
+      // Shutting down, a request that would wait is not queued (one that goes in at once is in flight, drained as any).
+      if (draining && turns.held(tenantId)) throw shuttingDown();
+      // A waiter whose client left, or that the drain answered, takes no place in the queue (it would refuse live ones until its turn).
+      const turn = turns.tryAcquire(tenantId, queueLength, () => res.closed || res.destroyed || draining);
       if (!turn) throw buildTooManyRequests({ reason: 'large-bodies', seats: 1, queueLength, retryAfterSeconds: RETRY_AFTER_SECONDS });
-      const release = await turn;
-      if (res.closed) release();
-      else res.once('close', release);
+      let refuse: (error: ApiError) => void = () => undefined;
+      const refused = new Promise<never>((_, reject) => { refuse = reject; });
+      refuseWaiters.add(refuse);
+      try {
+        const release = await Promise.race([turn, refused]);
+        if (res.closed) release();
+        else res.once('close', release);
+      } finally {
+        refuseWaiters.delete(refuse);
+      }
+    },
+    drain() {
+      draining = true;
+      for (const refuse of refuseWaiters) refuse(shuttingDown());
     },
   };
 }

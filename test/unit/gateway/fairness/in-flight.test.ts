@@ -61,4 +61,20 @@ describe('in-flight drain', () => {
     assert.equal(await drained, 0);
     assert.equal(watch.destroyedByDrain, false);
   });
+
+  it('a request tracked on arrival and found long-running later (a watch) is counted once, then ended as a watch by the drain', async () => {
+    const inFlight = createInFlight();
+    const watch = fakeResponse();
+    inFlight.track(watch, false); // authenticated, waiting for its turn, body or seat
+    assert.deepEqual(inFlight.count(), { requests: 1, longRunning: 0 });
+    inFlight.track(watch, true);
+    assert.deepEqual(inFlight.count(), { requests: 0, longRunning: 1 });
+    let hookCalled = false;
+    setDrainHook(watch, () => {
+      hookCalled = true;
+      watch.emit('close');
+    });
+    assert.equal(await inFlight.drain(5_000), 0);
+    assert.equal(hookCalled, true);
+  });
 });

@@ -65,4 +65,22 @@ describe('heavy-body gate', () => {
     first.close();
     assert.equal(await entersAtOnce(second), 'entered');
   });
+
+  it('shutting down, the large writes waiting for their turn are answered 503 at once; the one in progress keeps its turn', async () => {
+    const gate = createHeavyBodyGate();
+    const holder = openResponse();
+    await gate.enter(request('POST', large), holder, 't1');
+    const waiting = [gate.enter(request('PUT', large), openResponse(), 't1'), gate.enter(request('POST', chunked), openResponse(), 't1')];
+    assert.equal(await entersAtOnce(waiting[0]!), 'waiting');
+    gate.drain();
+    for (const w of waiting) await assert.rejects(w, (e: Error & { reason?: string; code?: number; details?: { retryAfterSeconds?: number } }) => e.reason === 'ServiceUnavailable' && e.code === 503 && /shutting down/.test(e.message) && e.details?.retryAfterSeconds === 1);
+    // A later one that would wait is refused too; another tenant's, with no turn held, goes in (it is drained as any request).
+    await assert.rejects(gate.enter(request('PUT', large), openResponse(), 't1'), /shutting down/);
+    const other = openResponse();
+    assert.equal(await entersAtOnce(gate.enter(request('PUT', large), other, 't2')), 'entered');
+    holder.close();
+    other.close();
+    // The refused waiters left no place behind: the tenant's turn is free.
+    assert.equal(await entersAtOnce(gate.enter(request('PUT', large), openResponse(), 't1')), 'entered');
+  });
 });
