@@ -216,6 +216,62 @@ spec:
     assert.equal(copy.metadata.annotations?.['resourcetemplate.karmada.io/generation'], generation, 'the member copy carries the held generation');
   });
 
+  // r2's find (session 11): a claimed template whose hold or binding the upstream refuses as invalid was retried
+  // for ever, silently. Now a Warning ApplyPolicyFailed on the template says why, in the tenant's terms (as
+  // Karmada's detector does), and the key waits for the next change instead of retrying.
+  type EventList = { items: Array<{ reason?: string; type?: string; message?: string; count?: number }> };
+  const refusals = async (name: string): Promise<EventList['items']> =>
+    (JSON.parse(await acme('get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json')) as EventList).items.filter((e) => e.reason === 'ApplyPolicyFailed');
+
+  it('a Deployment whose binding name would pass 253 characters is not propagated and says why (ApplyPolicyFailed, in tenant terms)', async () => {
+    const name = `l${'o'.repeat(240)}ng`; // 243 characters: its binding, <name>-deployment, has 254 (Karmada does not shorten it)
+    await env.apply('acme', policyTo1('long').replace('name: long }]', `name: ${name} }]`), 'long-policy.yaml');
+    const file = join(env.root, 'long.json');
+    writeFileSync(file, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'long' } }, template: { metadata: { labels: { app: 'long' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } }));
+    await acme('create', '-f', file);
+    const [event] = await eventually(async () => {
+      const found = await refusals(name);
+      return found.length > 0 ? found : undefined;
+    }, 'an ApplyPolicyFailed Event on the long-named Deployment');
+    assert.equal(event?.type, 'Warning');
+    assert.match(event?.message ?? '', /^Apply policy\(default\/long\) failed: .*must be no more than 253 characters/);
+    assert.ok(!(event?.message ?? '').includes(`${acmeId}-`), `no upstream prefix: ${event?.message}`);
+    // Not retried with backoff: a while later the Event is still the one (a retry would bump its count).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const again = await refusals(name);
+    assert.equal(again.length, 1);
+    assert.equal(again[0]?.count ?? 1, 1, 'the refused write was not retried');
+  });
+
+  it('a Deployment whose annotations leave no room for the hold\'s marks says why, and is propagated once they do', async () => {
+    // Created before its policy (so not held at create), with annotations 20 bytes under kube's 262144: the hold's
+    // replicas and paused marks do not fit. kubectl create, not apply (apply's own annotation would not fit either).
+    const file = join(env.root, 'crowded.json');
+    const crowded = {
+      apiVersion: 'apps/v1', kind: 'Deployment',
+      metadata: { name: 'crowded', namespace: 'default', annotations: { big: 'x'.repeat(262144 - 3 - 20) } },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'crowded' } }, template: { metadata: { labels: { app: 'crowded' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    writeFileSync(file, JSON.stringify(crowded));
+    await acme('create', '-f', file);
+    await env.apply('acme', policyTo1('crowded'), 'crowded-policy.yaml');
+    const [event] = await eventually(async () => {
+      const found = await refusals('crowded');
+      return found.length > 0 ? found : undefined;
+    }, 'an ApplyPolicyFailed Event on crowded');
+    assert.equal(event?.type, 'Warning');
+    assert.match(event?.message ?? '', /^Apply policy\(default\/crowded\) failed: .*metadata\.annotations: Too long: must have at most 262144 bytes/);
+    assert.ok(!(event?.message ?? '').includes(`${acmeId}-`), `no upstream prefix: ${event?.message}`);
+    const crowdedPath = `/apis/apps/v1/namespaces/${acmeId}-default/deployments/crowded`;
+    assert.equal((await host!.request<KubeObject>('GET', crowdedPath)).body.metadata.labels?.[`${MARK}/held`], undefined, 'not held, not bound');
+    // The tenant makes room: the change wakes the engine, which holds and propagates it.
+    crowded.metadata.annotations.big = 'x'.repeat(1000);
+    writeFileSync(file, JSON.stringify(crowded));
+    await acme('replace', '-f', file);
+    await eventually(async () => (await env.members.member1!.request<KubeObject>('GET', crowdedPath)).status === 200, 'crowded on member1 once it has room');
+  });
+
   it('releases the template once its policy and binding are gone: the tenant\'s spec back on the host, no mark left', async () => {
     await acme('delete', 'propagationpolicy', 'web');
     // Deleting a policy leaves what it propagated (Karmada): still held while the binding lives.

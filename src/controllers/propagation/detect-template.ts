@@ -30,7 +30,7 @@ import { bindingOf, ofTenant, templateOf } from './engine-informers.ts';
 import { apiVersionOf, type TemplateResource } from './template-resources.ts';
 import { BINDING_FINALIZER, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL } from './member-labels.ts';
 import { ensureBindingStatus, writeBinding } from './binding-writes.ts';
-import { ensureHeld, ensureReleased, needsHold } from './template-hold.ts';
+import { claimWrite, ensureHeld, ensureReleased, needsHold } from './template-hold.ts';
 import { noteNotPropagated } from './not-propagated.ts';
 import { fromHeld } from '../../core/propagation/host-hold.ts';
 
@@ -66,7 +66,7 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   // binding written before it had its Works and member copies written twice (issue 18: 1.5 member applies
   // per pair). This pass ends with the hold; its event wakes this key again, on the held copy, which the
   // binding and its executor then read. A hold with no binding yet is released if nothing claims it any more.
-  if (needsHold(template)) return ensureHeld(ctx, resource, template);
+  if (needsHold(template)) return claimWrite(ctx, template, claim, tenantNamespace, () => ensureHeld(ctx, resource, template));
 
   const allClusters = [...ctx.informers.clusters.store.values()];
   const usable = allowedClusters(tenant.spec?.clusters, allClusters);
@@ -115,7 +115,8 @@ export async function reconcileTemplate(ctx: EngineContext, tenantId: string, re
   }
 
   const desired = bindingObject(tenantId, namespace, tenantNamespace, bName, template, claim, spec);
-  const written = await writeBinding(ctx, binding, desired);
+  const written = await claimWrite(ctx, template, claim, tenantNamespace, () => writeBinding(ctx, binding, desired));
+  if (!written) return; // refused for good, said on the template
   if (why) {
     const now = ctx.now();
     await ensureBindingStatus(ctx, written, (latest) => {

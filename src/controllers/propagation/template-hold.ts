@@ -14,10 +14,14 @@ import type { KubeObject } from '../../core/types.ts';
 import { fromHeld, fullyHeld, hasHeldForm, hold, isHeld, release, withHeldStatus, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import { statusError } from '../../kube/status-error.ts';
+import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import type { EngineContext } from './engine-context.ts';
 import { namespacedPath, type TemplateResource } from './template-resources.ts';
 import { ownWrite, templateStatusEchoKey } from './echo-record.ts';
+import type { Claim } from '../../core/propagation/binding/claim.ts';
+import { ApiError } from '../../core/api-error.ts';
+import { scrubText } from '../../core/tenancy/status-translation.ts';
 
 /** Names the engine's writes in managedFields (without it a real kube-apiserver records them as `unknown`). */
 export const ENGINE_FIELD_MANAGER = 'warren-propagation';
@@ -74,5 +78,44 @@ export async function writeHeldStatus(ctx: EngineContext, resource: TemplateReso
   const key = templateStatusEchoKey(resource, template.metadata.namespace ?? '', template.metadata.name ?? '');
   const res = await ownWrite(ctx.echoes, key, () => ctx.upstream.request('PATCH', `${pathOf(resource, template)}?fieldManager=${ENGINE_FIELD_MANAGER}`, patch, { 'Content-Type': 'application/merge-patch+json' }));
   if (res.status === 200 || res.status === 404) return true;
+  // Refused as invalid (the status annotation does not fit beside the tenant's): said on the template, not
+  // retried (the same write would be refused again); the next status change tries again.
+  if (res.status === 422) {
+    await warnRefused(ctx, template, 'AggregateStatusFailed', 'the propagation engine could not record the status of this object', statusError(res.status, res.body));
+    return true;
+  }
   throw statusError(res.status, res.body); // a conflict retries the binding key on the fresh template
+}
+
+/** The tenant id an upstream template carries (the engine only reads templates that carry one). */
+const tenantIdOf = (template: KubeObject): string => template.metadata.labels?.[TENANT_LABEL] ?? '';
+
+async function warnRefused(ctx: EngineContext, template: KubeObject, reason: string, what: string, err: ApiError): Promise<void> {
+  await ctx.events.record(template, 'Warning', reason, `${what}: ${scrubText(tenantIdOf(template), err.message)}`);
+}
+
+/** Names the claim as Karmada's ApplyPolicyFailed event does, in the tenant's terms. */
+function claimText(claim: Claim, tenantNamespace: string): string {
+  if (claim.source === 'PropagationPolicy') return `Apply policy(${tenantNamespace}/${claim.policyName ?? ''})`;
+  if (claim.source === 'ClusterPropagationPolicy') return `Apply cluster policy(${claim.policyName ?? ''})`;
+  return 'Apply the tenant\'s default placement';
+}
+
+/**
+ * A claimed template's hold and binding writes, each refused for good when the upstream finds what it would
+ * write invalid (422): the tenant's annotations leave no room for the hold's marks, or the binding's name
+ * (`<name>-<kind>`, Karmada's GenerateBindingName, which does not shorten) passes 253 characters. Retried,
+ * such a write fails the same way for ever, and the tenant saw nothing (r2's find, session 11). As Karmada's
+ * detector does, a Warning ApplyPolicyFailed on the template says why, in the tenant's terms; unlike it, the
+ * key is not retried: the template's or a policy's next change wakes it again. Returns undefined when refused;
+ * any other failure is thrown (retried with backoff).
+ */
+export async function claimWrite<T>(ctx: EngineContext, template: KubeObject, claim: Claim, tenantNamespace: string, write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 422) throw err;
+    await warnRefused(ctx, template, 'ApplyPolicyFailed', `${claimText(claim, tenantNamespace)} failed`, err);
+    return undefined;
+  }
 }
