@@ -231,7 +231,7 @@ const persistentVolumeClaim: KindConverter = {
 };
 
 /** Pod templates (and claim templates) whose products should carry the tenant label. */
-function templates(obj: KubeObject): unknown[] {
+export function templates(obj: KubeObject): unknown[] {
   const spec = child(obj, 'spec');
   const jobTemplate = child(spec, 'jobTemplate');
   return [obj.template, spec?.template, jobTemplate, child(jobTemplate, 'spec')?.template, ...objects(spec?.volumeClaimTemplates)];

@@ -13,6 +13,8 @@ import { reviseReplicas } from '../workload/index.ts';
 import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../status/reflect-status.ts';
 import { withoutEngineKeys } from '../marks.ts';
 import { TENANT_LABEL } from '../../tenancy/tenant-id.ts';
+import { templates } from '../../tenancy/kind-converters.ts';
+import { mapTemplateLabels } from '../../tenancy/tenant-label.ts';
 
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'ownerReferences', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers'] as const;
 const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision'];
@@ -95,5 +97,11 @@ export function memberManifest(ctx: TenantContext, manifest: KubeObject, marks: 
   const obj = toUpstreamObject(ctx, structuredClone(manifest));
   obj.metadata.labels = { ...withoutEngineKeys(obj.metadata.labels), [TENANT_LABEL]: ctx.id, ...marks.labels };
   obj.metadata.annotations = { ...withoutEngineKeys(obj.metadata.annotations), ...marks.annotations };
+  // Pod (and job, claim) templates: their labels go on every pod a member's controllers make from them, on a
+  // member other tenants share. Nothing under an engine key but the tenant label the translation forced (ctx.id):
+  // a forged permanent id or managed mark on A's pods would route them to B's binding in the engine's informers.
+  for (const template of templates(obj)) {
+    mapTemplateLabels(template, (labels) => (labels === undefined ? undefined : { ...withoutEngineKeys(labels), ...(labels[TENANT_LABEL] === ctx.id ? { [TENANT_LABEL]: ctx.id } : {}) }));
+  }
   return obj;
 }

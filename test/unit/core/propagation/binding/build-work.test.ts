@@ -161,4 +161,32 @@ describe('buildWork and memberManifest', () => {
     assert.deepEqual(obj.metadata.labels, { app: 'web', 'example.com/karmada.io': 'kept', [TENANT_LABEL]: 'acme01', ...marks.labels });
     assert.deepEqual(obj.metadata.annotations, { note: 'keep', ...marks.annotations });
   });
+
+  // s4's find: the labels of a workload's pod template reach every pod a member's controllers make from it. A
+  // member is shared by tenants, and what reads those pods' labels there (the engine's member informers list
+  // `karmada.io/managed=true` objects and route each by its permanent id; Karmada's tools) must see no value a
+  // tenant chose under an engine key: a forged permanent id would route A's pod churn to B's binding.
+  const ENGINE_KEYS_FORGED = fc.dictionary(fc.constantFrom('karmada.io/managed', 'resourcebinding.karmada.io/permanent-id', 'clusterresourcebinding.karmada.io/permanent-id',
+    'propagationpolicy.karmada.io/name', 'work.karmada.io/name', 'propagation.warren.dev/held', 'propagation.warren.dev/binding-uid', TENANT_LABEL), fc.constantFrom('true', 'uid-of-b', 'bbbbbb', 'theirs'), { maxKeys: 5 });
+  const WORKLOADS: Array<{ kind: string; apiVersion: string; templateAt: (spec: Record<string, unknown>) => { metadata?: { labels?: Record<string, string> } } | undefined }> = [
+    { kind: 'Deployment', apiVersion: 'apps/v1', templateAt: (s) => s.template as never },
+    { kind: 'StatefulSet', apiVersion: 'apps/v1', templateAt: (s) => s.template as never },
+    { kind: 'DaemonSet', apiVersion: 'apps/v1', templateAt: (s) => s.template as never },
+    { kind: 'Job', apiVersion: 'batch/v1', templateAt: (s) => s.template as never },
+    { kind: 'CronJob', apiVersion: 'batch/v1beta1', templateAt: (s) => ((s.jobTemplate as { spec: { template: unknown } }).spec.template) as never },
+  ];
+  it('property: a workload\'s pod template reaches the member with the tenant\'s own labels and tenant label, nothing under an engine key', () => {
+    fc.assert(fc.property(fc.constantFrom(...WORKLOADS), ENGINE_KEYS_FORGED, fc.dictionary(fc.constantFrom('app', 'tier', 'example.com/karmada.io'), fc.constantFrom('web', 'x')), (w, forged, own) => {
+      const pod = { metadata: { labels: { ...own, ...forged } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+      const spec: Record<string, unknown> = w.kind === 'CronJob' ? { schedule: '* * * * *', jobTemplate: { metadata: { labels: { ...forged } }, spec: { template: pod } } } : { selector: { matchLabels: own }, template: pod };
+      const manifest: KubeObject = { apiVersion: w.apiVersion, kind: w.kind, metadata: { name: 'web', namespace: 'apps' }, spec };
+      const obj = memberManifest(ctx, manifest, { labels: marks.labels, annotations: marks.annotations });
+      const labels = w.templateAt(obj.spec as Record<string, unknown>)?.metadata?.labels;
+      assert.deepEqual(labels, { ...own, [TENANT_LABEL]: 'acme01' }, JSON.stringify(forged));
+      if (w.kind === 'CronJob') {
+        const jobLabels = ((obj.spec as { jobTemplate: { metadata?: { labels?: Record<string, string> } } }).jobTemplate.metadata?.labels) ?? {};
+        assert.ok(Object.keys(jobLabels).every((k) => k === TENANT_LABEL || !/karmada\.io\/|warren\.dev\//.test(k)), JSON.stringify(jobLabels));
+      }
+    }), { numRuns: 300 });
+  });
 });
