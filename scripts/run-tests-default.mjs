@@ -108,9 +108,13 @@ function splitSummary(output) {
   return { counts, text: kept.join('\n').trimEnd() };
 }
 
+// The fields of a /proc/<pid>/stat line after the command name (which may hold spaces and parentheses):
+// fields[0] is the state, fields[2] the process group, fields[13] and [14] cutime and cstime.
+const statFields = (stat) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
 // cutime + cstime of the sh: the CPU of every process of the file that was waited for.
 function childrenCpu(stat) {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(stat);
   const ticks = Number(fields[13]) + Number(fields[14]);
   return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : 0;
 }
@@ -128,7 +132,7 @@ function liveInGroup(pgid) {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
     try { stat = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     if (Number(fields[2]) === pgid && fields[0] !== 'Z') live++;
   }
   return live;

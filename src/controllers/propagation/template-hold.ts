@@ -11,7 +11,7 @@
 // Every write is pinned to the version the engine read; a conflict requeues
 // the key, which then judges the fresh copy.
 import type { KubeObject } from '../../core/types.ts';
-import { fromHeld, fullyHeld, hasHeldForm, hold, isHeld, release, withHeldStatus, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
+import { fromHeld, fullyHeld, hasHeldForm, heldStatusText, hold, isHeld, release, HELD_STATUS_ANNOTATION } from '../../core/propagation/host-hold.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import { statusError } from '../../kube/status-error.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
@@ -72,9 +72,8 @@ export async function writeHeldStatus(ctx: EngineContext, resource: TemplateReso
   const view = fromHeld(template);
   const status = build(view);
   if (status === undefined || jsonEqual(view.status ?? {}, status)) return true;
-  const annotations = withHeldStatus(template, status).metadata.annotations ?? {};
   // A merge patch of one annotation, pinned: nothing else of the object changes, and a release in between is a conflict.
-  const patch = { metadata: { resourceVersion: template.metadata.resourceVersion, annotations: { [HELD_STATUS_ANNOTATION]: annotations[HELD_STATUS_ANNOTATION] } } };
+  const patch = { metadata: { resourceVersion: template.metadata.resourceVersion, annotations: { [HELD_STATUS_ANNOTATION]: heldStatusText(status) } } };
   const key = templateStatusEchoKey(resource, template.metadata.namespace ?? '', template.metadata.name ?? '');
   const res = await ownWrite(ctx.echoes, key, () => ctx.upstream.request('PATCH', `${pathOf(resource, template)}?fieldManager=${ENGINE_FIELD_MANAGER}`, patch, { 'Content-Type': 'application/merge-patch+json' }));
   if (res.status === 200 || res.status === 404) return true;

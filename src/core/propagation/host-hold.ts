@@ -229,8 +229,11 @@ export function release(obj: KubeObject): KubeObject {
 
 /** The engine's aggregated status recorded for the tenant (a metadata write the host's controllers ignore). */
 export function withHeldStatus(obj: KubeObject, status: Record<string, unknown>): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [HELD_STATUS_ANNOTATION]: JSON.stringify(status) } } };
+  return { ...obj, metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [HELD_STATUS_ANNOTATION]: heldStatusText(status) } } };
 }
+
+/** The status annotation's value alone (the engine patches just that one, without copying the object's annotations). */
+export const heldStatusText = (status: Record<string, unknown>): string => JSON.stringify(status);
 
 /**
  * A tenant's write of a held object, made held again: `written` is what the
