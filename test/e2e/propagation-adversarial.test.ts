@@ -289,6 +289,19 @@ data: { a: b }
     await acmeIntact();
   });
 
+  it('pod template labels: globex\'s Deployment carrying acme\'s binding uid and Karmada\'s managed mark reaches member2 with neither (the pods a member makes from it carry globex\'s own labels only)', async () => {
+    const rb = await host!.request<KubeObject>('GET', `/apis/work.karmada.io/v1alpha2/namespaces/${acmeId}-prod/resourcebindings/settings-configmap`);
+    assert.equal(rb.status, 200);
+    const acmeUid = rb.body.metadata.uid ?? '';
+    const forged = { 'karmada.io/managed': 'true', 'resourcebinding.karmada.io/permanent-id': acmeUid, 'propagation.warren.dev/binding-uid': acmeUid }; // the tenant label itself is refused at the gateway (403)
+    const steer = GLOBEX.replaceAll('web', 'steer').replace('template:\n    metadata: { labels: { app: steer } }', `template:\n    metadata: { labels: ${JSON.stringify({ app: 'steer', ...forged })} }`);
+    assert.ok(steer.includes(acmeUid), 'the forged labels are in the template globex applies');
+    await env.apply('globex', steer, 'steer.yaml');
+    const copy = await eventually(() => onMember('member2', `/apis/apps/v1/namespaces/${globexId}-default/deployments/steer`), 'globex steer on member2');
+    const labels = ((copy.spec as { template: { metadata?: { labels?: Record<string, string> } } }).template.metadata?.labels) ?? {};
+    assert.deepEqual(labels, { app: 'steer', 'tenancy.warren.dev/tenant': globexId }, 'the pod template on member2 carries globex\'s labels only');
+  });
+
   it('break 7: a ClusterRoleBinding never reaches a member; ClusterRoles arrive without aggregation', async () => {
     await env.apply('acme', RBAC, 'rbac.yaml');
     const roles = await eventually(async () => {
