@@ -54,19 +54,25 @@ export class KubeHttp {
     this.server = cluster.server.replace(/\/$/, '');
   }
 
-  /** Opens a request and resolves with the live response, for streams (watch, logs). */
-  async open(method: string, path: string, options: RequestOptions = {}): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+  /** The options of an https.request to `path` with this kubeconfig's credentials (for requests sent by hand: a body in parts). */
+  async httpsOptions(method: string, path: string, headers: Record<string, string | number> = {}): Promise<https.RequestOptions> {
     const url = new URL(this.server + path);
     const opts: https.RequestOptions = {
       method,
       hostname: url.hostname,
       port: url.port,
       path: url.pathname + url.search,
-      headers: { Accept: 'application/json', ...options.headers },
+      headers: { Accept: 'application/json', ...headers },
       // Keep-alive sockets would outlive the test and hold the event loop open.
       agent: false,
     };
     await this.kubeConfig.applyToHTTPSOptions(opts);
+    return opts;
+  }
+
+  /** Opens a request and resolves with the live response, for streams (watch, logs). */
+  async open(method: string, path: string, options: RequestOptions = {}): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+    const opts = await this.httpsOptions(method, path, options.headers);
     let payload: string | Buffer | undefined;
     if (options.body !== undefined) {
       payload = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);

@@ -16,13 +16,7 @@ interface Answer { status: number; retryAfter?: string | undefined; body: string
 
 /** A POST of `payload`; `sent` bytes of it now (all when omitted). Resolves with the answer, or rejects on a cut connection. */
 async function post(client: KubeHttp, path: string, payload: Buffer, sent = payload.length): Promise<{ answer: Promise<Answer> }> {
-  const url = new URL(client.server + path);
-  const opts: https.RequestOptions = {
-    method: 'POST', hostname: url.hostname, port: url.port, path: url.pathname, agent: false,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, Accept: 'application/json' },
-  };
-  await client.kubeConfig.applyToHTTPSOptions(opts);
-  const req = https.request(opts);
+  const req = https.request(await client.httpsOptions('POST', path, { 'Content-Type': 'application/json', 'Content-Length': payload.length }));
   const answer = new Promise<Answer>((resolve, reject) => {
     req.once('response', (res) => {
       let body = '';
