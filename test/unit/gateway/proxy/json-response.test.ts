@@ -203,3 +203,37 @@ describe('sendTranslatedJson', () => {
     assert.equal((await fetchFront()).headers.warning, undefined);
   });
 });
+
+describe('sendTranslatedJson when the upstream dies mid-body', () => {
+  for (const declared of [4_000, 200_000]) {
+    it(`answers a 503 Status, not a hang or a cut (Content-Length ${declared}, ${declared >= 65_536 ? 'large' : 'small'} path)`, async () => {
+      // Head and a first slice of the body, then the connection is destroyed.
+      const dying = http.createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(declared) });
+        res.write('{"kind":"ConfigMap","metadata":{"name":"a');
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+      const dyingPort = await listen(dying);
+      const relay = http.createServer((_req, res) => {
+        http.get({ host: '127.0.0.1', port: dyingPort, path: '/', agent: false }, (upstreamRes) => {
+          void sendTranslatedJson(upstreamRes, res, { translate: (b) => b });
+        }).on('error', () => undefined);
+      });
+      const relayPort = await listen(relay);
+      try {
+        const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          http.get({ host: '127.0.0.1', port: relayPort, path: '/', agent: false }, (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          }).on('error', reject);
+        });
+        assert.equal(res.status, 503);
+        assert.equal(JSON.parse(res.text).reason, 'ServiceUnavailable');
+      } finally {
+        dying.close();
+        relay.close();
+      }
+    });
+  }
+});
