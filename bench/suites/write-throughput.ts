@@ -6,6 +6,7 @@
 // storage), because that is what made creates slow: every create counted the
 // tenant's objects of its resource with a LIST (ADR 0031).
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { cmPath, configMap, namespaceBody } from '../fixtures.ts';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { expectStatus, runConcurrent } from '../load.ts';
@@ -35,8 +36,23 @@ const QUOTA = process.env.WARREN_BENCH_WT_QUOTA ?? `namespaces=20,objectsPerReso
  * setting measured in one run (ADR 0012's adaptive seats), printed beside the table.
  */
 const B_ENV = parseEnvList(process.env.WARREN_BENCH_WT_B_ENV ?? '');
-type Way = 'direct' | 'gateway' | 'gatewayB';
-const WAYS: Way[] = Object.keys(B_ENV).length > 0 ? ['direct', 'gateway', 'gatewayB'] : ['direct', 'gateway'];
+/**
+ * floor = the lean zero-logic proxy (lean-floor-proxy.ts) in front of the same upstream: what any proxy hop
+ * costs on this machine, so the gateway's ratio can be read against the reachable one.
+ */
+type Way = 'direct' | 'floor' | 'gateway' | 'gatewayB';
+/**
+ * WARREN_BENCH_WT_WAYS (e.g. `direct` or `gateway`): run only these ways, so a profile of the upstream
+ * (`--profile`) holds one way's requests. Default: direct, floor, gateway (and gatewayB with B_ENV).
+ */
+const WAYS: Way[] = (process.env.WARREN_BENCH_WT_WAYS?.split(',') as Way[] | undefined)
+  ?? (Object.keys(B_ENV).length > 0 ? ['direct', 'floor', 'gateway', 'gatewayB'] : ['direct', 'floor', 'gateway']);
+for (const w of WAYS) if (!['direct', 'floor', 'gateway', 'gatewayB'].includes(w)) throw new Error(`WARREN_BENCH_WT_WAYS: unknown way ${w}`);
+/**
+ * WARREN_BENCH_WT_FLOOR_LEG=unix: the floor's upstream leg is plain HTTP over a Unix socket (the upstream
+ * serves one through plain-upstream-listener.mjs), to size what the TLS leg costs. Default: HTTPS as the gateway's.
+ */
+const FLOOR_LEG = process.env.WARREN_BENCH_WT_FLOOR_LEG === 'unix' ? 'unix' : 'tls';
 
 function parseEnvList(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -53,12 +69,12 @@ interface Phase {
   rate: Record<Way, number>;
   p50: Record<Way, number>;
   p99: Record<Way, number>;
-  /** CPU ms per request of the gateway and upstream processes while each way ran. */
+  /** CPU ms per request of the process in front (gateway, gateway B or floor proxy; none direct) and of the upstream, while each way ran. */
   cpu: Record<Way, { gateway: number; upstream: number }>;
 }
 
-/** The gateway process that serves a way (B's own for gatewayB). */
-interface Pids { gateway: number; gatewayB: number; upstream: number }
+/** The process in front of the upstream for each way (0: none, direct). */
+interface Pids { front: Record<Way, number>; upstream: number }
 
 
 interface WayTarget {
@@ -80,7 +96,7 @@ async function warmed(t: WayTarget): Promise<WayTarget> {
   return { ...t, client };
 }
 
-const perWay = <T>(f: (way: Way) => T): Record<Way, T> => ({ direct: f('direct'), gateway: f('gateway'), gatewayB: f('gatewayB') });
+const perWay = <T>(f: (way: Way) => T): Record<Way, T> => ({ direct: f('direct'), floor: f('floor'), gateway: f('gateway'), gatewayB: f('gatewayB') });
 
 async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
   const latencies = perWay<number[]>(() => []);
@@ -90,7 +106,7 @@ async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTar
   for (let b = 0; b < BLOCKS; b++) {
     for (const way of WAYS) {
       const target = await warmed(targets[way]);
-      const meter = cpuMeter({ gateway: [way === 'gatewayB' ? pids.gatewayB : pids.gateway], upstream: [pids.upstream] });
+      const meter = cpuMeter({ gateway: pids.front[way] ? [pids.front[way]] : [], upstream: [pids.upstream] });
       const r = await runConcurrent(CLIENTS, perBlock, (k) => op(target, b * perBlock + k));
       const used = meter.read();
       target.client.close();
@@ -108,15 +124,20 @@ async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTar
   };
 }
 
+/** A row's columns for the ways that ran (a way left out by WARREN_BENCH_WT_WAYS shows "-"). */
+const columns = (value: (w: Way) => number, ways: readonly Way[] = ['direct', 'floor', 'gateway']): Pick<GatewayRow, 'direct' | 'floor' | 'gateway'> =>
+  Object.fromEntries(ways.filter((w) => WAYS.includes(w)).map((w) => [w, value(w)]));
+
 function phaseRows(label: string, unit: string, p: Phase, goal: { ratio: number }): GatewayRow[] {
   const ratio = p.rate.gateway / p.rate.direct;
+  const ran = WAYS.includes('gateway') && WAYS.includes('direct');
   return [
-    { metric: `${label}, ${CLIENTS} clients`, unit, ...p.rate },
-    { metric: `${label}: gateway / direct`, unit: 'x', gateway: ratio, goal: `>= ${goal.ratio}x`, pass: ratio >= goal.ratio },
-    { metric: `${label} latency p50`, unit: 'ms', ...p.p50 },
-    { metric: `${label} latency p99`, unit: 'ms', ...p.p99 },
-    { metric: `${label}: upstream CPU per request`, unit: 'ms', direct: p.cpu.direct.upstream, gateway: p.cpu.gateway.upstream },
-    { metric: `${label}: gateway CPU per request`, unit: 'ms', gateway: p.cpu.gateway.gateway },
+    { metric: `${label}, ${CLIENTS} clients`, unit, ...columns((w) => p.rate[w]) },
+    { metric: `${label}: way / direct`, unit: 'x', ...columns((w) => p.rate[w] / p.rate.direct, ['floor', 'gateway']), ...(ran ? { goal: `>= ${goal.ratio}x`, pass: ratio >= goal.ratio } : {}) },
+    { metric: `${label} latency p50`, unit: 'ms', ...columns((w) => p.p50[w]) },
+    { metric: `${label} latency p99`, unit: 'ms', ...columns((w) => p.p99[w]) },
+    { metric: `${label}: upstream CPU per request`, unit: 'ms', ...columns((w) => p.cpu[w].upstream) },
+    { metric: `${label}: proxy CPU per request (floor / gateway process)`, unit: 'ms', ...columns((w) => p.cpu[w].gateway, ['floor', 'gateway']) },
   ];
 }
 
@@ -142,7 +163,17 @@ export const writeThroughputSuite: Suite = {
   method: 'see the Write throughput section of docs/benchmarks.md',
   async run(env) {
     const started = process.hrtime.bigint();
-    const stack = await startGatewayStack({ repoRoot: env.repoRoot, floor: false, gatewayNodeFlags: env.serverNodeFlags });
+    const floorUpstreamSocket = FLOOR_LEG === 'unix' ? join(tmpdir(), `warren-bench-plain-${process.pid}.sock`) : undefined;
+    if (floorUpstreamSocket) process.env.WARREN_BENCH_PLAIN_SOCKET = floorUpstreamSocket;
+    const stack = await startGatewayStack({
+      repoRoot: env.repoRoot,
+      floor: WAYS.includes('floor'),
+      floorProxy: 'lean',
+      ...(floorUpstreamSocket ? { floorUpstreamSocket } : {}),
+      gatewayNodeFlags: env.serverNodeFlags,
+      // --profile: the upstream's profile too, to compare its cost per way (run one way at a time with WARREN_BENCH_WT_WAYS).
+      upstreamNodeFlags: [...env.serverNodeFlags, ...(floorUpstreamSocket ? ['--import', join(env.repoRoot, 'bench/targets/plain-upstream-listener.mjs')] : [])],
+    });
     const rows: GatewayRow[] = [];
     let gatewayB: ServerProcess | undefined;
     try {
@@ -150,6 +181,7 @@ export const writeThroughputSuite: Suite = {
       env.log(`write-throughput: tenant writer Ready as ${tenant.id}`);
       const targets: Record<Way, WayTarget> = {
         direct: { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: 'wt-direct' },
+        ...(stack.floor ? { floor: { connect: () => stack.floorClient(CLIENTS), client: stack.floorClient(CLIENTS), ns: 'wt-floor' } } : {}),
         gateway: { connect: () => clientFromKubeconfig(tenant.kubeconfig, CLIENTS), client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
       } as Record<Way, WayTarget>;
       if (WAYS.includes('gatewayB')) {
@@ -160,7 +192,7 @@ export const writeThroughputSuite: Suite = {
         env.log(`write-throughput: gateway B (${JSON.stringify(B_ENV)}) at ${gatewayB.ready[1]}`);
       }
       for (const t of Object.values(targets)) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
-      const pids = { gateway: stack.gateway.pid, gatewayB: gatewayB?.pid ?? 0, upstream: stack.upstream.process.pid };
+      const pids: Pids = { front: { direct: 0, floor: stack.floor?.pid ?? 0, gateway: stack.gateway.pid, gatewayB: gatewayB?.pid ?? 0 }, upstream: stack.upstream.process.pid };
       const c = await phase(targets, pids, async (t, i) => {
         expectStatus(await t.client.request('POST', cmPath(t.ns), configMap(t.ns, name(i), PAYLOAD, i)), 201);
       });
@@ -170,12 +202,12 @@ export const writeThroughputSuite: Suite = {
       });
       env.log(`write-throughput: updates/s ${JSON.stringify(u.rate)}`);
       const g = await gets(targets);
-      const p50 = { direct: percentile(g.direct, 50), gateway: percentile(g.gateway, 50) };
+      const p50 = { direct: percentile(g.direct, 50), floor: percentile(g.floor, 50), gateway: percentile(g.gateway, 50) };
       env.log(`write-throughput: GET p50 ${JSON.stringify(p50)}`);
       if (gatewayB) process.stdout.write(abLines(c, u, perWay((w) => percentile(g[w], 50))));
       rows.push(...phaseRows('creates', 'writes/s', c, { ratio: 0.7 }), ...phaseRows('updates', 'writes/s', u, { ratio: 0.8 }));
-      rows.push({ metric: 'GET sequential p50', unit: 'ms', ...p50, goal: '<= direct + 0.5 ms', pass: p50.gateway <= p50.direct + 0.5 });
-      rows.push({ metric: 'GET sequential p99', unit: 'ms', direct: percentile(g.direct, 99), gateway: percentile(g.gateway, 99) });
+      rows.push({ metric: 'GET sequential p50', unit: 'ms', ...columns((w) => p50[w as keyof typeof p50]), goal: '<= direct + 0.5 ms', pass: p50.gateway <= p50.direct + 0.5 });
+      rows.push({ metric: 'GET sequential p99', unit: 'ms', ...columns((w) => percentile(g[w], 99)) });
       for (const t of Object.values(targets)) t.client.close();
     } finally {
       await gatewayB?.stop();
@@ -207,8 +239,8 @@ function abLines(c: Phase, u: Phase, getP50: Record<Way, number>): string {
 }
 
 const METHOD = [
-  '**direct**: `warren apiserver` (fresh data dir), admin client certificate, upstream namespace `wt-direct`; **gateway**: `warren serve --upstream-kubeconfig` in front of it, tenant `writer` made with `warren tenant create --admin alice --wait --quota ' + QUOTA + '`, alice\'s client certificate, tenant namespace `wt`. Each server in its own process; the bench client (raw node:https, keep-alive) in another, all on the same 2 cores.',
-  `**creates**, then **updates** (PUT of the whole object, no resourceVersion) of ${OBJECTS.toLocaleString('en-US')} ~1 KiB ConfigMaps per way, ${CLIENTS} concurrent keep-alive clients, in ${BLOCKS} blocks with the ways taking turns (direct, gateway, direct, ...), rate = objects / summed block time. CPU per request: user + system of each process (/proc/<pid>/stat) over the blocks of that way, divided by the requests.`,
+  '**direct**: `warren apiserver` (fresh data dir), admin client certificate, upstream namespace `wt-direct`; **gateway**: `warren serve --upstream-kubeconfig` in front of it, tenant `writer` made with `warren tenant create --admin alice --wait --quota ' + QUOTA + '`, alice\'s client certificate, tenant namespace `wt`; **floor (proxy)**: a zero-logic HTTPS proxy process in front of the same upstream (bench/targets/lean-floor-proxy.ts: one `https.request` per request on a kept-alive agent with the admin certificate, body and answer piped unparsed), admin namespace `wt-floor`' + (FLOOR_LEG === 'unix' ? ', **its upstream leg plain HTTP over a Unix socket** (WARREN_BENCH_WT_FLOOR_LEG=unix)' : '') + '. Each server in its own process; the bench client (raw node:https, keep-alive) in another, all on the same 2 cores.',
+  `**creates**, then **updates** (PUT of the whole object, no resourceVersion) of ${OBJECTS.toLocaleString('en-US')} ~1 KiB ConfigMaps per way, ${CLIENTS} concurrent keep-alive clients, in ${BLOCKS} blocks with the ways taking turns (direct, floor, gateway, direct, ...), rate = objects / summed block time. CPU per request: user + system of each process (the one in front of the upstream: floor proxy or gateway; and the upstream) (/proc/<pid>/stat) over the blocks of that way, divided by the requests.`,
   `**GET**: one ConfigMap by name, one request at a time, ${GET_SEQUENTIAL.toLocaleString('en-US')} per way after ${GET_WARMUP} warm-up, ways taking turns in ${BLOCKS} blocks.`,
   'Goals (issue 18): creates through the gateway >= 0.7x direct, updates >= 0.8x, GET p50 within 0.5 ms of direct, as ratios of this one run. The machine is shared: read the load average beside the figures.',
 ];
