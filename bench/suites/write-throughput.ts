@@ -7,6 +7,7 @@
 // tenant's objects of its resource with a LIST (ADR 0031).
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { TENANT_LABEL } from '../../src/core/tenancy/tenant-id.ts';
 import { cmPath, configMap, namespaceBody } from '../fixtures.ts';
 import { clientFromKubeconfig, type BenchClient } from '../http-client.ts';
 import { expectStatus, runConcurrent } from '../load.ts';
@@ -40,14 +41,18 @@ const B_ENV = parseEnvList(process.env.WARREN_BENCH_WT_B_ENV ?? '');
  * floor = the lean zero-logic proxy (lean-floor-proxy.ts) in front of the same upstream: what any proxy hop
  * costs on this machine, so the gateway's ratio can be read against the reachable one.
  */
-type Way = 'direct' | 'floor' | 'gateway' | 'gatewayB';
+type Way = 'direct' | 'floor' | 'gateway' | 'gatewayB' | 'tenantDirect';
+const ALL_WAYS: readonly Way[] = ['direct', 'floor', 'gateway', 'gatewayB', 'tenantDirect'];
 /**
  * WARREN_BENCH_WT_WAYS (e.g. `direct` or `gateway`): run only these ways, so a profile of the upstream
  * (`--profile`) holds one way's requests. Default: direct, floor, gateway (and gatewayB with B_ENV).
+ * tenantDirect (only when named): the admin's certificate straight to the upstream, writing what the gateway
+ * writes (the tenant's upstream namespace, made through the gateway with its quota; the tenant label on every
+ * object), so the upstream's cost of a tenant's object is told apart from the cost of the gateway's leg.
  */
 const WAYS: Way[] = (process.env.WARREN_BENCH_WT_WAYS?.split(',') as Way[] | undefined)
   ?? (Object.keys(B_ENV).length > 0 ? ['direct', 'floor', 'gateway', 'gatewayB'] : ['direct', 'floor', 'gateway']);
-for (const w of WAYS) if (!['direct', 'floor', 'gateway', 'gatewayB'].includes(w)) throw new Error(`WARREN_BENCH_WT_WAYS: unknown way ${w}`);
+for (const w of WAYS) if (!ALL_WAYS.includes(w)) throw new Error(`WARREN_BENCH_WT_WAYS: unknown way ${w}`);
 /**
  * WARREN_BENCH_WT_FLOOR_LEG=unix: the floor's upstream leg is plain HTTP over a Unix socket (the upstream
  * serves one through plain-upstream-listener.mjs), to size what the TLS leg costs. Default: HTTPS as the gateway's.
@@ -83,6 +88,8 @@ interface WayTarget {
   client: BenchClient;
   /** The namespace in this way's terms (the gateway's is the tenant's). */
   ns: string;
+  /** Rewrites each object's text before it is sent (tenantDirect: the tenant label the gateway adds). */
+  shape?: (body: string) => string;
 }
 
 /**
@@ -96,7 +103,7 @@ async function warmed(t: WayTarget): Promise<WayTarget> {
   return { ...t, client };
 }
 
-const perWay = <T>(f: (way: Way) => T): Record<Way, T> => ({ direct: f('direct'), floor: f('floor'), gateway: f('gateway'), gatewayB: f('gatewayB') });
+const perWay = <T>(f: (way: Way) => T): Record<Way, T> => Object.fromEntries(ALL_WAYS.map((w) => [w, f(w)])) as Record<Way, T>;
 
 async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTarget, i: number) => Promise<void>): Promise<Phase> {
   const latencies = perWay<number[]>(() => []);
@@ -184,6 +191,11 @@ export const writeThroughputSuite: Suite = {
         ...(stack.floor ? { floor: { connect: () => stack.floorClient(CLIENTS), client: stack.floorClient(CLIENTS), ns: 'wt-floor' } } : {}),
         gateway: { connect: () => clientFromKubeconfig(tenant.kubeconfig, CLIENTS), client: clientFromKubeconfig(tenant.kubeconfig, CLIENTS), ns: 'wt' },
       } as Record<Way, WayTarget>;
+      if (WAYS.includes('tenantDirect')) {
+        expectStatus(await targets.gateway.client.request('POST', '/api/v1/namespaces', namespaceBody('wt-td')), 201);
+        const label = `"labels":{"${TENANT_LABEL}":"${tenant.id}",`;
+        targets.tenantDirect = { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: `${tenant.id}-wt-td`, shape: (body) => body.replace('"labels":{', label) };
+      }
       if (WAYS.includes('gatewayB')) {
         gatewayB = await startGatewayB(env.repoRoot, stack.upstreamKubeconfigFile);
         // The same tenant credential: the tenant CA and serving CA live upstream, shared by both gateways.
@@ -191,20 +203,22 @@ export const writeThroughputSuite: Suite = {
         targets.gatewayB = { connect: () => clientFromKubeconfig(kubeconfigB, CLIENTS), client: clientFromKubeconfig(kubeconfigB, CLIENTS), ns: 'wt-b' };
         env.log(`write-throughput: gateway B (${JSON.stringify(B_ENV)}) at ${gatewayB.ready[1]}`);
       }
-      for (const t of Object.values(targets)) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
-      const pids: Pids = { front: { direct: 0, floor: stack.floor?.pid ?? 0, gateway: stack.gateway.pid, gatewayB: gatewayB?.pid ?? 0 }, upstream: stack.upstream.process.pid };
+      for (const t of Object.values(targets)) if (t !== targets.tenantDirect) expectStatus(await t.client.request('POST', '/api/v1/namespaces', namespaceBody(t.ns)), 201);
+      const pids: Pids = { front: { direct: 0, floor: stack.floor?.pid ?? 0, gateway: stack.gateway.pid, gatewayB: gatewayB?.pid ?? 0, tenantDirect: 0 }, upstream: stack.upstream.process.pid };
+      const object = (t: WayTarget, i: number, seed: number): string => (t.shape ?? ((b: string) => b))(configMap(t.ns, name(i), PAYLOAD, seed));
       const c = await phase(targets, pids, async (t, i) => {
-        expectStatus(await t.client.request('POST', cmPath(t.ns), configMap(t.ns, name(i), PAYLOAD, i)), 201);
+        expectStatus(await t.client.request('POST', cmPath(t.ns), object(t, i, i)), 201);
       });
       env.log(`write-throughput: creates/s ${JSON.stringify(c.rate)}`);
       const u = await phase(targets, pids, async (t, i) => {
-        expectStatus(await t.client.request('PUT', cmPath(t.ns, name(i)), configMap(t.ns, name(i), PAYLOAD, i + 1)), 200);
+        expectStatus(await t.client.request('PUT', cmPath(t.ns, name(i)), object(t, i, i + 1)), 200);
       });
       env.log(`write-throughput: updates/s ${JSON.stringify(u.rate)}`);
       const g = await gets(targets);
       const p50 = { direct: percentile(g.direct, 50), floor: percentile(g.floor, 50), gateway: percentile(g.gateway, 50) };
       env.log(`write-throughput: GET p50 ${JSON.stringify(p50)}`);
       if (gatewayB) process.stdout.write(abLines(c, u, perWay((w) => percentile(g[w], 50))));
+      if (WAYS.includes('tenantDirect')) process.stdout.write(tenantDirectLines(c, u));
       rows.push(...phaseRows('creates', 'writes/s', c, { ratio: 0.7 }), ...phaseRows('updates', 'writes/s', u, { ratio: 0.8 }));
       rows.push({ metric: 'GET sequential p50', unit: 'ms', ...columns((w) => p50[w as keyof typeof p50]), goal: '<= direct + 0.5 ms', pass: p50.gateway <= p50.direct + 0.5 });
       rows.push({ metric: 'GET sequential p99', unit: 'ms', ...columns((w) => percentile(g[w], 99)) });
@@ -236,6 +250,15 @@ function abLines(c: Phase, u: Phase, getP50: Record<Way, number>): string {
     .map((w) => `${label} ${w}: ${p.rate[w].toFixed(1)}/s = ${(p.rate[w] / p.rate.direct).toFixed(3)}x direct, p50 ${p.p50[w].toFixed(1)} ms, CPU per request gateway ${p.cpu[w].gateway.toFixed(2)} ms upstream ${p.cpu[w].upstream.toFixed(2)} ms`)
     .join('\n');
   return `\nA/B (gateway = default settings, gatewayB = ${JSON.stringify(B_ENV)}), direct ${c.rate.direct.toFixed(1)} creates/s, ${u.rate.direct.toFixed(1)} updates/s\n${line('creates', c)}\n${line('updates', u)}\nGET p50 direct ${getP50.direct.toFixed(3)} gateway ${getP50.gateway.toFixed(3)} gatewayB ${getP50.gatewayB.toFixed(3)} ms\n`;
+}
+
+/** tenantDirect beside direct and gateway: what the upstream spends on a tenant's object without the gateway's leg. */
+function tenantDirectLines(c: Phase, u: Phase): string {
+  const line = (label: string, p: Phase): string => (['direct', 'tenantDirect', 'gateway'] as const)
+    .filter((w) => WAYS.includes(w))
+    .map((w) => `${label} ${w}: ${p.rate[w].toFixed(1)}/s, upstream CPU per request ${p.cpu[w].upstream.toFixed(3)} ms`)
+    .join('\n');
+  return `\ntenantDirect (admin certificate, the tenant's namespace and label, no gateway)\n${line('creates', c)}\n${line('updates', u)}\n`;
 }
 
 const METHOD = [
