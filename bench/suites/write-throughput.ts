@@ -18,7 +18,8 @@ import { startGatewayStack } from '../targets/gateway-stack.ts';
 import { startServerProcess, type ServerProcess } from '../targets/server-process.ts';
 import { renderGatewayText, writeGatewaySection, type GatewayRow } from './gateway-report.ts';
 
-const CLIENTS = 16;
+/** WARREN_BENCH_WT_CLIENTS overrides (how the servers' CPU per request moves with concurrency). */
+const CLIENTS = Number(process.env.WARREN_BENCH_WT_CLIENTS ?? 16);
 /** Per way; WARREN_BENCH_WT_OBJECTS overrides (a before/after pair on a loaded machine). */
 const OBJECTS = Number(process.env.WARREN_BENCH_WT_OBJECTS ?? 3_000);
 /** Creates and updates go in blocks, the two ways taking turns, so outside load hits both alike. */
