@@ -16,12 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
-
-interface KubeconfigDoc {
-  clusters?: { cluster?: { server?: string; 'certificate-authority-data'?: string } }[];
-  users?: { user?: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
-}
+import { floorUpstream } from './floor-upstream.ts';
 
 const { values } = parseArgs({ options: {
   kubeconfig: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' },
@@ -31,12 +26,8 @@ if (!values.kubeconfig || !values.cert || !values.key || (values['upstream-socke
   process.stderr.write('usage: lean-floor-proxy.ts --kubeconfig FILE --cert FILE --key FILE [--upstream-socket PATH --token TOKEN]\n');
   process.exit(2);
 }
-const doc = parse(readFileSync(values.kubeconfig, 'utf8')) as KubeconfigDoc;
-const cluster = doc.clusters?.[0]?.cluster;
-const user = doc.users?.[0]?.user;
-const b64 = (s: string | undefined): string => Buffer.from(s ?? '', 'base64').toString('utf8');
-if (!cluster?.server) throw new Error('kubeconfig: no cluster server');
-const target = new URL(cluster.server);
+const upstream = floorUpstream(values.kubeconfig);
+const target = new URL(upstream.server);
 
 /** Hop-by-hop fields (RFC 9110 §7.6.1): Node frames each leg itself. */
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -54,9 +45,7 @@ const send: (options: http.RequestOptions) => http.ClientRequest = socketPath
   : ((agent) => (o) => https.request({ ...o, agent, host: target.hostname, port: Number(target.port || 443) }))(new https.Agent({
     keepAlive: true,
     maxSockets: 256,
-    ca: b64(cluster['certificate-authority-data']),
-    cert: b64(user?.['client-certificate-data']),
-    key: b64(user?.['client-key-data']),
+    ...upstream.tls,
   }));
 const credential: Record<string, string> = socketPath ? { authorization: `Bearer ${values.token}` } : {};
 
