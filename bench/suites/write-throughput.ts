@@ -20,6 +20,11 @@ import { renderGatewayText, writeGatewaySection, type GatewayRow } from './gatew
 
 /** WARREN_BENCH_WT_CLIENTS overrides (how the servers' CPU per request moves with concurrency). */
 const CLIENTS = Number(process.env.WARREN_BENCH_WT_CLIENTS ?? 16);
+/**
+ * WARREN_BENCH_WT_TD_CLIENTS: tenantDirect's own number of clients, so it can run at about the gateway's
+ * rate in the same run (does the upstream's CPU per request rise when requests come slower?).
+ */
+const TD_CLIENTS = Number(process.env.WARREN_BENCH_WT_TD_CLIENTS ?? CLIENTS);
 /** Per way; WARREN_BENCH_WT_OBJECTS overrides (a before/after pair on a loaded machine). */
 const OBJECTS = Number(process.env.WARREN_BENCH_WT_OBJECTS ?? 3_000);
 /** Creates and updates go in blocks, the two ways taking turns, so outside load hits both alike. */
@@ -91,6 +96,8 @@ interface WayTarget {
   ns: string;
   /** Rewrites each object's text before it is sent (tenantDirect: the tenant label the gateway adds). */
   shape?: (body: string) => string;
+  /** Concurrent clients of this way (default CLIENTS). */
+  clients?: number;
 }
 
 /**
@@ -100,7 +107,7 @@ interface WayTarget {
  */
 async function warmed(t: WayTarget): Promise<WayTarget> {
   const client = t.connect();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => expectStatus(await client.request('GET', `${cmPath(t.ns)}?limit=1`), 200)));
+  await Promise.all(Array.from({ length: t.clients ?? CLIENTS }, async () => expectStatus(await client.request('GET', `${cmPath(t.ns)}?limit=1`), 200)));
   return { ...t, client };
 }
 
@@ -115,7 +122,7 @@ async function phase(targets: Record<Way, WayTarget>, pids: Pids, op: (t: WayTar
     for (const way of WAYS) {
       const target = await warmed(targets[way]);
       const meter = cpuMeter({ gateway: pids.front[way] ? [pids.front[way]] : [], upstream: [pids.upstream] });
-      const r = await runConcurrent(CLIENTS, perBlock, (k) => op(target, b * perBlock + k));
+      const r = await runConcurrent(target.clients ?? CLIENTS, perBlock, (k) => op(target, b * perBlock + k));
       const used = meter.read();
       target.client.close();
       latencies[way].push(...r.latencies);
@@ -195,7 +202,7 @@ export const writeThroughputSuite: Suite = {
       if (WAYS.includes('tenantDirect')) {
         expectStatus(await targets.gateway.client.request('POST', '/api/v1/namespaces', namespaceBody('wt-td')), 201);
         const label = `"labels":{"${TENANT_LABEL}":"${tenant.id}",`;
-        targets.tenantDirect = { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: `${tenant.id}-wt-td`, shape: (body) => body.replace('"labels":{', label) };
+        targets.tenantDirect = { connect: () => stack.direct(CLIENTS), client: stack.direct(CLIENTS), ns: `${tenant.id}-wt-td`, clients: TD_CLIENTS, shape: (body) => body.replace('"labels":{', label) };
       }
       if (WAYS.includes('gatewayB')) {
         gatewayB = await startGatewayB(env.repoRoot, stack.upstreamKubeconfigFile);
@@ -259,7 +266,7 @@ function tenantDirectLines(c: Phase, u: Phase): string {
     .filter((w) => WAYS.includes(w))
     .map((w) => `${label} ${w}: ${p.rate[w].toFixed(1)}/s, upstream CPU per request ${p.cpu[w].upstream.toFixed(3)} ms`)
     .join('\n');
-  return `\ntenantDirect (admin certificate, the tenant's namespace and label, no gateway)\n${line('creates', c)}\n${line('updates', u)}\n`;
+  return `\ntenantDirect (admin certificate, the tenant's namespace and label, no gateway; ${TD_CLIENTS} clients)\n${line('creates', c)}\n${line('updates', u)}\n`;
 }
 
 const METHOD = [
