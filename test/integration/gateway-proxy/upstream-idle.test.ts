@@ -28,6 +28,14 @@ describe('pooled upstream connections', () => {
       req.resume();
       req.on('end', () => {
         const delay = Number(new URL(req.url ?? '/', 'https://x').searchParams.get('delayMs') ?? 0);
+        if (req.url?.startsWith('/watch')) {
+          // A quiet watch: the head at once, then an event after each pause.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.flushHeaders();
+          setTimeout(() => res.write('{"type":"ADDED"}\n'), delay);
+          setTimeout(() => res.end('{"type":"MODIFIED"}\n'), 2 * delay);
+          return;
+        }
         setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), delay);
       });
     });
@@ -76,6 +84,27 @@ describe('pooled upstream connections', () => {
       assert.ok(seen, 'the request opened a connection');
       await eventually(async () => seen.closed, 'the idle pooled connection to close', { timeoutMs: 60_000, intervalMs: 100 });
       assert.equal(seen.closedByPeer, true, 'the upstream timed the connection out before the gateway closed it (the race that gave writes a 503)');
+    } finally {
+      connection.agent.destroy();
+      connection.streamAgent.destroy();
+    }
+  });
+
+  it('keep a watch on the stream pool whose events are further apart than the idle lifetime', async () => {
+    const connection = upstreamConnection(upstream, { idleSocketMs: 50 });
+    try {
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = https.request({ agent: connection.streamAgent, host: connection.hostname, port: connection.port, method: 'GET', path: '/watch?delayMs=300' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => { body += c; });
+          res.on('end', () => resolve(body));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(text, '{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
     } finally {
       connection.agent.destroy();
       connection.streamAgent.destroy();
