@@ -70,60 +70,53 @@ describe('pooled upstream connections', () => {
     req.end('{}');
   });
 
+  /** A connection to the upstream for one test, its pools closed afterwards whatever happens. */
+  const withConnection = async (options: { idleSocketMs?: number }, use: (connection: UpstreamConnection) => Promise<void>): Promise<void> => {
+    const connection = upstreamConnection(upstream, options);
+    try {
+      await use(connection);
+    } finally {
+      connection.agent.destroy();
+      connection.streamAgent.destroy();
+    }
+  };
+
   it('stay idle for less than a Node upstream\'s default keep-alive', () => {
     assert.ok(UPSTREAM_IDLE_SOCKET_MS < 5_000, `idle lifetime ${UPSTREAM_IDLE_SOCKET_MS} ms is not below Node's 5 s`);
     assert.equal(server.keepAliveTimeout, 5_000, 'the upstream here keeps Node\'s default');
   });
 
-  it('are closed by the gateway, not by the upstream, once idle (default lifetime)', async () => {
-    const connection = upstreamConnection(upstream);
-    try {
-      const before = connections.length;
-      assert.equal((await send(connection, '/first')).statusCode, 200);
-      const seen = connections[before];
-      assert.ok(seen, 'the request opened a connection');
-      await eventually(async () => seen.closed, 'the idle pooled connection to close', { timeoutMs: 60_000, intervalMs: 100 });
-      assert.equal(seen.closedByPeer, true, 'the upstream timed the connection out before the gateway closed it (the race that gave writes a 503)');
-    } finally {
-      connection.agent.destroy();
-      connection.streamAgent.destroy();
-    }
-  });
+  it('are closed by the gateway, not by the upstream, once idle (default lifetime)', () => withConnection({}, async (connection) => {
+    const before = connections.length;
+    assert.equal((await send(connection, '/first')).statusCode, 200);
+    const seen = connections[before];
+    assert.ok(seen, 'the request opened a connection');
+    await eventually(async () => seen.closed, 'the idle pooled connection to close', { timeoutMs: 60_000, intervalMs: 100 });
+    assert.equal(seen.closedByPeer, true, 'the upstream timed the connection out before the gateway closed it (the race that gave writes a 503)');
+  }));
 
-  it('keep a watch on the stream pool whose events are further apart than the idle lifetime', async () => {
-    const connection = upstreamConnection(upstream, { idleSocketMs: 50 });
-    try {
-      const text = await new Promise<string>((resolve, reject) => {
-        const req = https.request({ agent: connection.streamAgent, host: connection.hostname, port: connection.port, method: 'GET', path: '/watch?delayMs=300' }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => { body += c; });
-          res.on('end', () => resolve(body));
-          res.on('error', reject);
-        });
-        req.on('error', reject);
-        req.end();
+  it('keep a watch on the stream pool whose events are further apart than the idle lifetime', () => withConnection({ idleSocketMs: 50 }, async (connection) => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = https.request({ agent: connection.streamAgent, host: connection.hostname, port: connection.port, method: 'GET', path: '/watch?delayMs=300' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => { body += c; });
+        res.on('end', () => resolve(body));
+        res.on('error', reject);
       });
-      assert.equal(text, '{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
-    } finally {
-      connection.agent.destroy();
-      connection.streamAgent.destroy();
-    }
-  });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(text, '{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
+  }));
 
-  it('are not cut while an answer takes longer than the idle lifetime', async () => {
-    const connection = upstreamConnection(upstream, { idleSocketMs: 50 });
-    try {
-      const res = await send(connection, '/slow?delayMs=400');
-      assert.equal(res.statusCode, 200);
-      // And the socket is still reused afterwards only until it idles out: the next request after that is a fresh one.
-      const before = connections.length;
-      await eventually(async () => connections.slice(0, before).every((c) => c.closed), 'the idle connection to close', { timeoutMs: 60_000, intervalMs: 50 });
-      assert.equal((await send(connection, '/after-idle')).statusCode, 200);
-      assert.equal(connections.length, before + 1, 'the request after the idle lifetime used a new connection');
-    } finally {
-      connection.agent.destroy();
-      connection.streamAgent.destroy();
-    }
-  });
+  it('are not cut while an answer takes longer than the idle lifetime', () => withConnection({ idleSocketMs: 50 }, async (connection) => {
+    const res = await send(connection, '/slow?delayMs=400');
+    assert.equal(res.statusCode, 200);
+    // And the socket is still reused afterwards only until it idles out: the next request after that is a fresh one.
+    const before = connections.length;
+    await eventually(async () => connections.slice(0, before).every((c) => c.closed), 'the idle connection to close', { timeoutMs: 60_000, intervalMs: 50 });
+    assert.equal((await send(connection, '/after-idle')).statusCode, 200);
+    assert.equal(connections.length, before + 1, 'the request after the idle lifetime used a new connection');
+  }));
 });
