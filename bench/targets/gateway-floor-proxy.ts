@@ -8,34 +8,23 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import httpProxy from 'http-proxy';
-import { parse } from 'yaml';
-
-interface KubeconfigDoc {
-  clusters?: { cluster?: { server?: string; 'certificate-authority-data'?: string } }[];
-  users?: { user?: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
-}
+import { floorUpstream } from './floor-upstream.ts';
 
 const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' } } });
 if (!values.kubeconfig || !values.cert || !values.key) {
   process.stderr.write('usage: gateway-floor-proxy.ts --kubeconfig FILE --cert FILE --key FILE\n');
   process.exit(2);
 }
-const doc = parse(readFileSync(values.kubeconfig, 'utf8')) as KubeconfigDoc;
-const cluster = doc.clusters?.[0]?.cluster;
-const user = doc.users?.[0]?.user;
-const b64 = (s: string | undefined): string => Buffer.from(s ?? '', 'base64').toString('utf8');
-if (!cluster?.server) throw new Error('kubeconfig: no cluster server');
+const upstream = floorUpstream(values.kubeconfig);
 
 // Keep-alive to the upstream, as the gateway keeps its connections: without it
 // every request would pay a TLS handshake and the floor would not be a floor.
 const agent = new https.Agent({
   keepAlive: true,
   maxSockets: 256,
-  ca: b64(cluster['certificate-authority-data']),
-  cert: b64(user?.['client-certificate-data']),
-  key: b64(user?.['client-key-data']),
+  ...upstream.tls,
 });
-const proxy = httpProxy.createProxyServer({ target: cluster.server, agent, secure: true, changeOrigin: true, proxyTimeout: 0 });
+const proxy = httpProxy.createProxyServer({ target: upstream.server, agent, secure: true, changeOrigin: true, proxyTimeout: 0 });
 proxy.on('error', (_err, _req, res) => {
   // A socket (upgrade) has no writeHead; an HTTP response may have started already.
   if ('writeHead' in res && !res.headersSent) {

@@ -1,6 +1,7 @@
 // The three ways to the same objects, each server in its own process:
 //   direct  = the embedded apiserver (`warren apiserver`), admin certificate;
-//   floor   = a plain http-proxy passthrough to it (gateway-floor-proxy.ts), admin credential upstream;
+//   floor   = a passthrough to it, admin credential upstream: http-proxy (gateway-floor-proxy.ts) or
+//             one https.request per request, piped (lean-floor-proxy.ts);
 //   gateway = `warren serve --upstream-kubeconfig` (gateway + onboarding), a tenant user's certificate.
 // A fresh upstream per stack, so the gateway's caches see only what the bench writes.
 import { execFile } from 'node:child_process';
@@ -18,6 +19,14 @@ export interface GatewayStackOptions {
   repoRoot: string;
   /** Start the passthrough floor too (the onboarding suite does not need it). */
   floor: boolean;
+  /** Which passthrough: http-proxy (default, the gateway suite's) or the lean one (write-throughput's). */
+  floorProxy?: 'http-proxy' | 'lean';
+  /**
+   * The lean floor's upstream leg as plain HTTP over this Unix socket, with the admin token: the upstream
+   * must serve it (upstreamNodeFlags with bench/targets/plain-upstream-listener.mjs and
+   * WARREN_BENCH_PLAIN_SOCKET set to the same path).
+   */
+  floorUpstreamSocket?: string;
   /** Node flags for the gateway child only (e.g. --cpu-prof): the gateway is what is under test. */
   gatewayNodeFlags?: string[];
   /** Node flags for the upstream (host) apiserver child, e.g. --cpu-prof to see its share. */
@@ -60,9 +69,13 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     const gateway = { ...gatewayProc, url: gatewayProc.ready[1] ?? '' };
     let floor: (ServerProcess & { url: string }) | undefined;
     if (options.floor) {
+      const lean = options.floorProxy === 'lean';
+      const plainLeg = lean && options.floorUpstreamSocket
+        ? ['--upstream-socket', options.floorUpstreamSocket, '--token', readFileSync(join(pki, 'admin-token'), 'utf8').trim()]
+        : [];
       const floorProc = await startServerProcess(
-        ['--import', 'tsx', join(options.repoRoot, 'bench/targets/gateway-floor-proxy.ts'),
-          '--kubeconfig', upstreamKubeconfigFile, '--cert', join(pki, 'apiserver.crt'), '--key', join(pki, 'apiserver.key')],
+        ['--import', 'tsx', join(options.repoRoot, `bench/targets/${lean ? 'lean-floor-proxy.ts' : 'gateway-floor-proxy.ts'}`),
+          '--kubeconfig', upstreamKubeconfigFile, '--cert', join(pki, 'apiserver.crt'), '--key', join(pki, 'apiserver.key'), ...plainLeg],
         /floor proxy ready (\S+)/,
         { cwd: options.repoRoot },
       );

@@ -6,7 +6,7 @@ import { ApiError } from '../../core/api-error.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { Registry } from '../registry/registry.ts';
-import { quotaUsage } from '../registry/resource-quota.ts';
+import { countedStorageKeys, quotaUsage } from '../registry/resource-quota.ts';
 import type { StoreEvent } from '../store/store.ts';
 import { startWorkLoop } from './event-loop.ts';
 
@@ -16,10 +16,24 @@ export function startQuotaController(registry: Registry, log: (line: string) => 
   const store = registry.store;
   const def = registry.lookup('', 'v1', QUOTAS);
   if (!def) return { stop: () => undefined, idle: () => Promise.resolve() };
-  // Namespaces holding at least one quota: only their changes cost a recount.
-  const withQuotas = new Map<string, number>();
+  // Per namespace, its quotas by name and the storage keys each counts: only a change to a counted resource
+  // (or to a quota) costs a recount. Recounting on every write in a quota's namespace listed and compared its
+  // quotas per write even when no quota counted that resource (every write in a Warren tenant's namespace).
+  const counted = new Map<string, Map<string, Set<string>>>();
+  const track = (quota: KubeObject, present: boolean): void => {
+    const namespace = quota.metadata.namespace ?? '';
+    const quotas = counted.get(namespace) ?? new Map<string, Set<string>>();
+    if (present) quotas.set(quota.metadata.name ?? '', countedStorageKeys(quota));
+    else quotas.delete(quota.metadata.name ?? '');
+    if (quotas.size > 0) counted.set(namespace, quotas);
+    else counted.delete(namespace);
+  };
+  const countedIn = (namespace: string, resource: string): boolean => {
+    for (const keys of counted.get(namespace)?.values() ?? []) if (keys.has(resource)) return true;
+    return false;
+  };
   const initial = store.list(QUOTAS);
-  for (const quota of initial.items) withQuotas.set(quota.metadata.namespace ?? '', (withQuotas.get(quota.metadata.namespace ?? '') ?? 0) + 1);
+  for (const quota of initial.items) track(quota, true);
 
   const recount = (namespace: string): void => {
     for (const quota of store.list(QUOTAS, { namespace }).items) {
@@ -43,13 +57,13 @@ export function startQuotaController(registry: Registry, log: (line: string) => 
     const namespace = event.namespace;
     if (!namespace) return;
     if (event.resource === QUOTAS) {
-      const n = (withQuotas.get(namespace) ?? 0) + (event.type === 'ADDED' ? 1 : event.type === 'DELETED' ? -1 : 0);
-      if (n <= 0) withQuotas.delete(namespace);
-      else withQuotas.set(namespace, n);
+      track(event.object, event.type !== 'DELETED');
+      if (counted.has(namespace)) loop.enqueue(namespace);
+      return;
     }
-    if (withQuotas.has(namespace)) loop.enqueue(namespace);
+    if (countedIn(namespace, event.resource)) loop.enqueue(namespace);
   });
-  for (const namespace of withQuotas.keys()) loop.enqueue(namespace);
+  for (const namespace of counted.keys()) loop.enqueue(namespace);
   return {
     stop() {
       stopWatch();

@@ -147,6 +147,21 @@ function countedResource(key: string): { storage: string; group: string; resourc
 }
 
 /**
+ * The storage keys whose objects a quota counts (its hard keys that name something countable). A change to
+ * any other resource cannot move its status.used: Warren's tenant-quota view, whose keys are all
+ * tenancy.warren.dev/…, counts nothing, so its namespaces' writes need no recount (issue 18).
+ */
+export function countedStorageKeys(quota: KubeObject): Set<string> {
+  const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
+  const keys = new Set<string>();
+  for (const key of Object.keys(hard)) {
+    const target = countedResource(key);
+    if (target) keys.add(target.storage);
+  }
+  return keys;
+}
+
+/**
  * status.used of a quota: every hard key counted (0 when nothing counts). A key nothing counts keeps
  * the value already in status.used, if any, as kube's quota controller does ("we preserve the past
  * usage observation"): someone else may keep it (Warren's tenant-quota view, quota-view.ts).

@@ -24,27 +24,43 @@ export interface UpstreamConnection {
   credentialHeaders: OutgoingHttpHeaders;
 }
 
+/**
+ * How long a pooled upstream connection may sit idle before the gateway closes it itself. Below every
+ * upstream's own idle limit (Node's server default 5 s, the embedded apiserver's 65 s, kube-apiserver's 90 s),
+ * so the gateway, not the upstream, ends an idle connection: when the upstream closes first, a request sent on
+ * the socket as its FIN is in flight fails, and a write cannot be sent again (it may have landed), so the tenant
+ * got a 503. Node's agent keeps free sockets forever unless given a timeout (it reads a server's Keep-Alive hint
+ * only when it has one), and the timeout closes only free sockets: a slow answer is not cut.
+ */
+export const UPSTREAM_IDLE_SOCKET_MS = 4_000;
+
 const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized', 'checkServerIdentity', 'ciphers', 'minVersion', 'maxVersion', 'secureProtocol'] as const;
 
-export function upstreamConnection(upstream: Upstream): UpstreamConnection {
+export interface UpstreamConnectionOptions {
+  /** Idle lifetime of a pooled connection (default UPSTREAM_IDLE_SOCKET_MS; tests shorten it). */
+  idleSocketMs?: number;
+}
+
+export function upstreamConnection(upstream: Upstream, options: UpstreamConnectionOptions = {}): UpstreamConnection {
   const url = new URL(upstream.server);
-  const options: RequestOptions = upstream.requestOptions();
+  const requestOptions: RequestOptions = upstream.requestOptions();
   const tls: AgentOptions = {};
   for (const key of TLS_KEYS) {
-    if (options[key] !== undefined) (tls as Record<string, unknown>)[key] = options[key];
+    if (requestOptions[key] !== undefined) (tls as Record<string, unknown>)[key] = requestOptions[key];
   }
   // kube-apiserver only speaks HTTPS; a plain-HTTP upstream would also mean sending Warren's credential in clear.
   if (url.protocol !== 'https:') throw new Error(`upstream ${upstream.server} is not https`);
   // Our own pool, built from the TLS options: an agent handed over by the upstream client may carry
   // its TLS settings per request rather than in the agent, and http-proxy only passes the agent on.
-  const agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
-  const streamAgent = new https.Agent({ ...tls, keepAlive: true, maxFreeSockets: 16 });
+  const timeout = options.idleSocketMs ?? UPSTREAM_IDLE_SOCKET_MS;
+  const agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout });
+  const streamAgent = new https.Agent({ ...tls, keepAlive: true, maxFreeSockets: 16, timeout });
   return {
     hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : 443,
     agent,
     streamAgent,
     tls,
-    credentialHeaders: { ...(options.headers as OutgoingHttpHeaders | undefined) },
+    credentialHeaders: { ...(requestOptions.headers as OutgoingHttpHeaders | undefined) },
   };
 }
