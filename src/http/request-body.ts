@@ -11,6 +11,17 @@ import { STEP_BODY_BYTES } from './yield-to-loop.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * Whether the client sends a body at all: Transfer-Encoding (a body of unknown length), or a declared
+ * non-zero Content-Length. As in Go's net/http (and RFC 9112 §6.3), Transfer-Encoding decides when it is
+ * present. A request carrying both never reaches a handler: Node's parser answers it 400 (RFC 9112 §6.1,
+ * the shape of request smuggling); test/adversarial/request-smuggling.test.ts holds the gateway to that.
+ */
+export function sendsBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) > 0;
+}
+
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');

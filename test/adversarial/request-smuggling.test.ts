@@ -5,6 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import https from 'node:https';
+import tls from 'node:tls';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../helpers/gateway-harness.ts';
 import type { KubeHttp } from '../helpers/kube-http.ts';
 
@@ -20,6 +21,19 @@ async function chunkedRequest(http: KubeHttp, method: string, path: string, body
     const req = https.request(opts, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** Sends `raw` on a fresh TLS connection with `http`'s credentials and returns the first line of the answer. */
+async function rawStatusLine(http: KubeHttp, raw: string): Promise<string> {
+  const opts = await http.httpsOptions('GET', '/');
+  return await new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: opts.hostname ?? undefined, port: Number(opts.port), ca: opts.ca, cert: opts.cert, key: opts.key, servername: 'localhost' }, () => socket.write(raw));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => { answer += chunk; if (answer.includes('\r\n')) socket.destroy(); });
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
   });
 }
 
@@ -39,5 +53,16 @@ describe('request smuggling through a tenant\'s request body', { timeout: 120_00
     // One more round through the gateway's kept-alive upstream connections: a smuggled request would have run.
     assert.equal((await a.get('/api/v1/namespaces')).status, 200);
     assert.equal((await h.upstreamHttp.get('/api/v1/namespaces/smuggled-by-acme')).status, 404, 'acme created a namespace as Warren');
+  });
+
+  it('a write carrying both Content-Length and Transfer-Encoding is refused 400 before any handler reads it', async () => {
+    // The two framings disagree (RFC 9112 §6.1); which one a reader believes decides where the next request
+    // starts. The gateway's one rule (sendsBody) never has to choose: the HTTP parser refuses the request.
+    const a = h.http('acme', 'admin');
+    const cm = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'two-framings' } });
+    const chunked = `${Buffer.byteLength(cm).toString(16)}\r\n${cm}\r\n0\r\n\r\n`;
+    const line = await rawStatusLine(a, `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`);
+    assert.match(line, /^HTTP\/1\.1 400 /);
+    assert.equal((await a.get('/api/v1/namespaces/default/configmaps/two-framings')).status, 404);
   });
 });

@@ -11,7 +11,7 @@
 // waiting for a seat at once (429): what seats bounded before, memory held.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../core/api-error.ts';
-import { readBody } from '../../http/request-body.ts';
+import { readBody, sendsBody } from '../../http/request-body.ts';
 import { buildTooManyRequests } from '../fairness/too-many-requests.ts';
 import { BODY_METHODS } from './heavy-body-gate.ts';
 
@@ -26,13 +26,6 @@ const bodies = new WeakMap<IncomingMessage, Buffer>();
 /** The body read before the seat, if it was; readers take these bytes instead of the (spent) stream. */
 export function bodyReadFirst(req: IncomingMessage): Buffer | undefined {
   return bodies.get(req);
-}
-
-/** Whether the client sends a body at all: declared non-empty, or of unknown length (chunked). */
-export function sendsBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return Number(length) > 0;
-  return req.headers['transfer-encoding'] !== undefined;
 }
 
 export interface BodyReader {

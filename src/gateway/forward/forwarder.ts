@@ -8,7 +8,7 @@ import type { KubeObject } from '../../core/types.ts';
 import type { ForwardedRequest } from '../../core/tenancy/request-translation.ts';
 import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { requestKindOf } from '../../core/tenancy/request-kind.ts';
-import { patchKindOf } from '../../http/request-body.ts';
+import { patchKindOf, sendsBody } from '../../http/request-body.ts';
 import type { Upstream, UpstreamResponse } from '../../kube/upstream.ts';
 import { readRequestObject, readRequestValue } from './request-body.ts';
 import { patchByReadModifyWrite } from './patch-by-update.ts';
@@ -155,7 +155,7 @@ export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options:
         return { ...base, method: 'PUT', mode: 'patch', body: patch, patchType: type, bodyConsumed: true, write: target };
       }
       if (info.verb === 'delete' || info.verb === 'deletecollection') {
-        const hasBody = Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
+        const hasBody = sendsBody(req);
         const options = hasBody ? await readRequestValue(req, { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }) : undefined;
         return { ...base, mode: 'json', body: options, bodyConsumed: hasBody };
       }

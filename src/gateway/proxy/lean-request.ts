@@ -7,6 +7,7 @@
 // (watch, logs) keep the adapter's http-proxy path.
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { sendsBody } from '../../http/request-body.ts';
 import { stripResponseHopByHop } from './request-headers.ts';
 import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-errors.ts';
 import type { UpstreamConnection } from './upstream-connection.ts';
@@ -20,10 +21,6 @@ export interface LeanRequest {
   body?: Buffer;
   onResponse(upstreamRes: IncomingMessage): void;
 }
-
-/** Methods that carry no body unless the client sent one (http-proxy's deleteLength did the same for DELETE/OPTIONS). */
-const hasClientBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Reads may be sent again on a fresh socket when a kept-alive one turns out closed (Node's documented pattern; upstream-client.ts does the same). */
 const RETRIABLE = new Set(['GET', 'HEAD']);
@@ -65,11 +62,11 @@ export function sendLean(connection: UpstreamConnection, timeoutMs: number, exch
     });
     if (request.body !== undefined) {
       upstreamReq.end(request.body);
-    } else if (hasClientBody(req)) {
+    } else if (sendsBody(req)) {
       req.pipe(upstreamReq);
     } else {
       upstreamReq.end();
     }
   };
-  attempt(RETRIABLE.has(request.method.toUpperCase()) && request.body === undefined && !hasClientBody(req));
+  attempt(RETRIABLE.has(request.method.toUpperCase()) && request.body === undefined && !sendsBody(req));
 }
