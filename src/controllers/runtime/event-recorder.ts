@@ -54,8 +54,9 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
         }
         // `<object>.<16 hex>`, the object part cut to fit 253: real 1.20 takes any Event name (checked: 300
         // characters, an underscore), but the embedded apiserver refuses one past 253, so nothing was said there
-        // about an object named past 236 characters (a long-named template's ApplyPolicyFailed).
-        const name = `${(obj.metadata.name ?? 'object').slice(0, 253 - 17)}.${randomBytes(8).toString('hex')}`;
+        // about an object named past 236 characters (a long-named template's ApplyPolicyFailed). A cut that ends
+        // on `-` or `.` would make `…-.<hex>`, no subdomain: those are dropped (the name starts alphanumeric).
+        const name = `${(obj.metadata.name ?? 'object').slice(0, 253 - 17).replace(/[-.]+$/, '')}.${randomBytes(8).toString('hex')}`;
         const res = await upstream.request('POST', `/api/v1/namespaces/${namespace}/events`, {
           apiVersion: 'v1',
           kind: 'Event',

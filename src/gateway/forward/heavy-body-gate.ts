@@ -57,7 +57,7 @@ const shuttingDown = (): ApiError => new ApiError('ServiceUnavailable', 'the ser
 export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES, queueLength = LARGE_BODY_QUEUE): HeavyBodyGate {
   const turns = new OneAtATime();
   let draining = false;
-  const refuseWaiters = new Set<(error: ApiError) => void>();
+  const refuseWaiters = new Set<(error: Error) => void>();
   return {
     async enter(req, res, tenantId) {
       if (!res || !isLargeBody(req, threshold)) return;
@@ -66,15 +66,22 @@ export function createHeavyBodyGate(threshold = LARGE_BODY_BYTES, queueLength = 
       // A waiter whose client left, or that the drain answered, takes no place in the queue (it would refuse live ones until its turn).
       const turn = turns.tryAcquire(tenantId, queueLength, () => res.closed || res.destroyed || draining);
       if (!turn) throw buildTooManyRequests({ reason: 'large-bodies', seats: 1, queueLength, retryAfterSeconds: RETRY_AFTER_SECONDS });
-      let refuse: (error: ApiError) => void = () => undefined;
+      // The wait ends with the turn, the drain's 503, or the client leaving (as a seat's queue ends it): a
+      // waiter left pending would keep its request and response reachable from refuseWaiters until shutdown,
+      // so a tenant hanging up large writes behind its own grew the gateway's memory without bound.
+      let refuse: (error: Error) => void = () => undefined;
       const refused = new Promise<never>((_, reject) => { refuse = reject; });
+      const clientLeft = (): void => refuse(new Error('client went away'));
       refuseWaiters.add(refuse);
+      res.once('close', clientLeft);
+      if (res.closed || res.destroyed) clientLeft();
       try {
         const release = await Promise.race([turn, refused]);
         if (res.closed) release();
         else res.once('close', release);
       } finally {
         refuseWaiters.delete(refuse);
+        res.off('close', clientLeft);
       }
     },
     drain() {

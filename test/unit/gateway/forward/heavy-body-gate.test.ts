@@ -5,6 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createHeavyBodyGate } from '../../../../src/gateway/forward/heavy-body-gate.ts';
 
 function request(method: string, headers: IncomingMessage['headers']): IncomingMessage {
@@ -21,6 +23,19 @@ function openResponse(): ServerResponse & { close(): void } {
 /** 'entered' if the gate let the request in before the next macrotask, else 'waiting'. */
 async function entersAtOnce(entered: Promise<void>): Promise<'entered' | 'waiting'> {
   return await Promise.race([entered.then(() => 'entered' as const), new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
+}
+
+/**
+ * A large write that waits behind the tenant's turn, then its client leaves: how the wait ended (within a
+ * macrotask) and a weak reference to its response. A function of its own, so nothing of the test holds it.
+ */
+async function abandonWaiter(gate: ReturnType<typeof createHeavyBodyGate>): Promise<{ ref: WeakRef<object>; outcome: Promise<string> }> {
+  const left = openResponse();
+  const entered = gate.enter(request('POST', large), left, 't1');
+  assert.equal(await entersAtOnce(entered), 'waiting');
+  left.close();
+  const outcome = Promise.race([entered.then(() => 'entered', (e: Error) => e.message), new Promise<string>((resolve) => setImmediate(() => resolve('still waiting')))]);
+  return { ref: new WeakRef(left), outcome };
 }
 
 const chunked = { 'transfer-encoding': 'chunked' };
@@ -44,9 +59,10 @@ describe('heavy-body gate', () => {
     const holder = openResponse();
     await gate.enter(request('POST', large), holder, 't1');
     const left = openResponse();
-    void gate.enter(request('POST', large), left, 't1');
+    const leftEntered = gate.enter(request('POST', large), left, 't1');
     await assert.rejects(gate.enter(request('POST', large), openResponse(), 't1'), /TooManyRequests|Too many requests/, 'a live waiter fills a queue of one');
     left.close();
+    await assert.rejects(leftEntered, /client went away/, 'the waiter that left stops waiting');
     const next = openResponse();
     const entered = gate.enter(request('POST', large), next, 't1');
     assert.equal(await entersAtOnce(entered), 'waiting');
@@ -82,5 +98,23 @@ describe('heavy-body gate', () => {
     other.close();
     // The refused waiters left no place behind: the tenant's turn is free.
     assert.equal(await entersAtOnce(gate.enter(request('PUT', large), openResponse(), 't1')), 'entered');
+  });
+
+  it('a waiter whose client left is let go at once, and nothing of its request is kept (a tenant cannot grow the gateway\'s memory by hanging up)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const gate = createHeavyBodyGate(256 * 1024, 4);
+    const holder = openResponse();
+    await gate.enter(request('POST', large), holder, 't1');
+    const refs: Array<WeakRef<object>> = [];
+    for (let i = 0; i < 3; i++) {
+      const { ref, outcome } = await abandonWaiter(gate);
+      refs.push(ref);
+      assert.equal(await outcome, 'client went away');
+    }
+    holder.close(); // the gone waiters leave the queue with the turn
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.deepEqual(refs.map((r) => r.deref() === undefined), [true, true, true], 'the responses of the waiters that left are collected');
   });
 });
