@@ -4,6 +4,7 @@ import type { Upstream } from '../../kube/upstream.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';
 import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import type { Tenant } from '../../tenants/tenant-crd.ts';
+import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';
@@ -39,6 +40,15 @@ export interface EngineContext {
 /** The Tenant whose id this is (status.id, or spec.id before onboarding confirmed it). */
 export function tenantById(ctx: EngineContext, id: string): Tenant | undefined {
   return tenantOfId(ctx.informers, id);
+}
+
+/**
+ * Upstream or member text → what tenant `tenantId` may read: its own names unprefixed, any other known
+ * tenant's names and host paths hidden (scrubText). Without the known ids another tenant's prefixed name
+ * (a member webhook's "host already defined in ingress <other>-prod/web") reached the tenant as it was.
+ */
+export function scrubForTenant(ctx: Pick<EngineContext, 'informers'>, tenantId: string, text: string): string {
+  return scrubText(tenantId, text, (id) => tenantOfId(ctx.informers, id) !== undefined);
 }
 
 /** An error's text, for logs and the messages a pass records. */

@@ -12,12 +12,11 @@ import type { ClusterOutcome } from '../../core/propagation/binding/binding-stat
 import { memberManifest } from '../../core/propagation/binding/build-work.ts';
 import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../core/propagation/status/reflect-status.ts';
 import { executionNamespace } from '../../core/propagation/detector/index.ts';
-import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts';
 import { scopeRbacForMember, type MemberRbac } from '../../core/propagation/trust/member-rbac.ts';
 import type { Upstream } from '../../kube/upstream.ts';
-import { errorMessage, type EngineContext } from './engine-context.ts';
+import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
 import { applyToMember, ConflictError, deleteFromMember, ensureMemberNamespace, forgetMemberNamespace } from './member-apply.ts';
 import { WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from './member-labels.ts';
@@ -136,6 +135,6 @@ async function applyIfChanged(ctx: EngineContext, input: ApplyInput): Promise<{ 
   } catch (err) {
     if (err instanceof Error && /not ?found/i.test(err.message)) forgetMemberNamespace(member, namespace);
     // The member speaks in upstream names; the tenant reads this, so the prefix goes.
-    return { current: observed.obj, failure: scrubText(tenantId, err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${errorMessage(err)}`) };
+    return { current: observed.obj, failure: scrubForTenant(ctx, tenantId, err instanceof ConflictError ? err.message : `failed to apply on cluster ${target.name}: ${errorMessage(err)}`) };
   }
 }

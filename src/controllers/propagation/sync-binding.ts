@@ -10,12 +10,11 @@ import type { TargetCluster } from '../../core/propagation/karmada-types.ts';
 import { aggregatedStatusOf } from '../../core/propagation/binding/binding-status.ts';
 import { workName } from '../../core/propagation/detector/index.ts';
 import { toTenantNamespace } from '../../core/tenancy/names.ts';
-import { scrubText } from '../../core/tenancy/status-translation.ts';
 import { judgeBinding } from '../../core/propagation/trust/binding-trust.ts';
 import { notAllowedMessage } from '../../core/propagation/trust/allowed-targets.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
 import { releaseBinding } from './binding-writes.ts';
-import { errorMessage, type EngineContext } from './engine-context.ts';
+import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { bindingOf } from './engine-informers.ts';
 import { BINDING_FINALIZER } from './member-labels.ts';
 import { syncDependencies } from './dependencies.ts';
@@ -43,7 +42,7 @@ export async function reconcileBinding(ctx: EngineContext, tenantId: string, nam
   if (!verdict.ok) {
     ctx.log(`propagation: ignoring binding ${namespace ? `${namespace}/` : ''}${name} of tenant ${tenantId}: ${verdict.reason}`);
     if (binding.metadata.deletionTimestamp) await releaseBinding(ctx, binding, BINDING_FINALIZER); // its finalizer is ours; members are not touched
-    else await ctx.events.record(binding, 'Warning', 'BindingIgnored', `The propagation engine ignores this binding: ${scrubText(tenantId, verdict.reason)}`);
+    else await ctx.events.record(binding, 'Warning', 'BindingIgnored', `The propagation engine ignores this binding: ${scrubForTenant(ctx, tenantId, verdict.reason)}`);
     return;
   }
   const scope: RemovalScope = {

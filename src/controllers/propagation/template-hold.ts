@@ -16,12 +16,11 @@ import { jsonEqual } from '../../core/json-equal.ts';
 import { statusError } from '../../kube/status-error.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { ReconcileResult } from '../runtime/workers.ts';
-import type { EngineContext } from './engine-context.ts';
+import { scrubForTenant, type EngineContext } from './engine-context.ts';
 import { namespacedPath, type TemplateResource } from './template-resources.ts';
 import { ownWrite, templateStatusEchoKey } from './echo-record.ts';
 import type { Claim } from '../../core/propagation/binding/claim.ts';
 import { ApiError } from '../../core/api-error.ts';
-import { scrubText } from '../../core/tenancy/status-translation.ts';
 
 /** Names the engine's writes in managedFields (without it a real kube-apiserver records them as `unknown`). */
 export const ENGINE_FIELD_MANAGER = 'warren-propagation';
@@ -90,7 +89,7 @@ export async function writeHeldStatus(ctx: EngineContext, resource: TemplateReso
 const tenantIdOf = (template: KubeObject): string => template.metadata.labels?.[TENANT_LABEL] ?? '';
 
 async function warnRefused(ctx: EngineContext, template: KubeObject, reason: string, what: string, err: ApiError): Promise<void> {
-  await ctx.events.record(template, 'Warning', reason, `${what}: ${scrubText(tenantIdOf(template), err.message)}`);
+  await ctx.events.record(template, 'Warning', reason, `${what}: ${scrubForTenant(ctx, tenantIdOf(template), err.message)}`);
 }
 
 /** Names the claim as Karmada's ApplyPolicyFailed event does, in the tenant's terms. */
