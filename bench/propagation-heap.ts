@@ -4,9 +4,11 @@
 // copies per binding, as at the burst) and prints the heap each keeps after a
 // full GC, whole and as the engine's view (work-view.ts, member-view.ts). The
 // objects are shaped as the embedded apiserver returns them (managedFields
-// included). A diagnostic, not a suite (docs/benchmarks.md, session 7).
+// included). A diagnostic, not a suite (docs/benchmarks.md, session 7). For what a
+// whole engine keeps after a run: PROPAGATION_HEAP_SNAPSHOT_DIR and bench/heap-summary.ts.
 import { workView } from '../src/controllers/propagation/work-view.ts';
 import { memberView } from '../src/controllers/propagation/member-view.ts';
+import { bindingView } from '../src/controllers/propagation/binding-view.ts';
 const N = 20_000;
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): never => { throw new Error('run with node --expose-gc'); });
 const deployment = (i: number, upstream: boolean) => ({
@@ -56,6 +58,7 @@ const binding = (i: number, managed: boolean) => ({
 });
 measure('binding, whole', (i) => JSON.parse(JSON.stringify(binding(i, true))));
 measure('binding, without managedFields', (i) => JSON.parse(JSON.stringify(binding(i, false))));
+measure('binding, view (the informer since session 12)', (i) => bindingView(JSON.parse(JSON.stringify(binding(i, true)))));
 measure('template (Deployment upstream, whole)', (i) => JSON.parse(JSON.stringify(deployment(i, true))));
 measure('template, without managedFields (the informer since session 11)', (i) => {
   const parsed = JSON.parse(JSON.stringify(deployment(i, true))) as { metadata: Record<string, unknown> };

@@ -18,6 +18,7 @@ import { latenciesOf, placeTenant, probe, writeTemplate, type Placed } from '../
 import { pacedLabel, pacedScenario } from '../propagation-paced.ts';
 import { cpus } from 'node:os';
 import { cpuMeter } from '../process-cpu.ts';
+import { heapSnapshotFlags, takeHeapSnapshot } from '../propagation-heap-snapshot.ts';
 
 const MEMBERS = 10;
 const WRITERS = 16;
@@ -132,7 +133,7 @@ export function makePropagationSuite(all: readonly PropagationScenario[]): Suite
     const underGoal: number[] = [];
     // A fresh stack per scenario: a backlog left by one must not be billed to the next.
     for (const s of scenarios) {
-      const p = await startPropagationStack({ repoRoot: env.repoRoot, members: MEMBERS, engineNodeFlags: env.serverNodeFlags, log: env.log });
+      const p = await startPropagationStack({ repoRoot: env.repoRoot, members: MEMBERS, engineNodeFlags: [...env.serverNodeFlags, ...heapSnapshotFlags()], log: env.log });
       const memberClients = p.members.map((m) => clientFromKubeconfig(m.kubeconfig, 2));
       try {
         const [tenantA, tenantB] = [await p.stack.createTenant('bench-a'), await p.stack.createTenant('bench-b')];
@@ -162,6 +163,8 @@ export function makePropagationSuite(all: readonly PropagationScenario[]): Suite
         const mib = (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`;
         const engineMemory = p.stack.gateway.memory();
         notes.push(`${label}: engine process (warren serve) peak RSS ${mib(engineMemory.peakKiB)} (${mib(rssBefore)} before the load, ${mib(engineMemory.rssKiB)} after it); host apiserver peak RSS ${mib(p.stack.upstream.process.memory().peakKiB)}`);
+        const snapshot = await takeHeapSnapshot(p.stack.gateway.pid, label);
+        if (snapshot) notes.push(`${label}: engine heap snapshot after the load (a full GC first) ${snapshot.file}, ${mib(snapshot.bytes / 1024)} on disk; RSS after it ${mib(p.stack.gateway.memory().rssKiB)}`);
       } finally {
         for (const c of memberClients) c.close();
         await p.stop();

@@ -6,6 +6,7 @@
 // (ConfigMap, Secret, Service), its resourceVersion: the next pass applies again
 // and the drift is undone, as Karmada's execution controller does.
 import type { KubeObject } from '../../core/types.ts';
+import { viewStrings } from './interned-strings.ts';
 
 export interface AppliedRecord {
   /** True when the same manifest was applied and the member's copy is still the result of it. */
@@ -27,7 +28,8 @@ export function createAppliedRecord(): AppliedRecord {
       return last !== undefined && observed !== undefined && last.hash === hash && last.version === versionOf(observed);
     },
     record(key, hash, result) {
-      if (result) applied.set(key, { hash, version: versionOf(result) });
+      // One entry per (member, object): the same manifest's hash and "g1" on every member are one string each.
+      if (result) applied.set(key, { hash: viewStrings.string(hash), version: viewStrings.string(versionOf(result)) });
       else applied.delete(key);
     },
     forget(key) {

@@ -16,6 +16,7 @@
 import type { KubeObject } from '../../core/types.ts';
 import type { Cluster, OverridePolicy, PropagationPolicy, ResourceBinding, Work } from '../../core/propagation/karmada-types.ts';
 import { workView, type WorkView } from './work-view.ts';
+import { bindingView } from './binding-view.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { objectKey, startInformer, type Informer, type InformerEventType } from '../../kube/informer.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -116,10 +117,10 @@ export function engineTenantView(t: Tenant): Tenant {
 }
 
 /**
- * A binding or template without its managedFields (one entry per writer: the tenant's client, detector,
- * executor, status): the engine never reads them, and its updates omit them, which leaves them as
- * stored (kube and the embedded apiserver alike). One binding per template: 10,000 of each at issue 18's
- * burst. The one write that edits a template's managedFields (the release) reads the template fresh.
+ * A template without its managedFields (one entry per writer: the tenant's client, detector, executor,
+ * status): the engine never reads them, and its updates omit them, which leaves them as stored (kube
+ * and the embedded apiserver alike). 10,000 templates at issue 18's burst. The one write that edits a
+ * template's managedFields (the release) reads the template fresh. Bindings: binding-view.ts.
  */
 function withoutManagedFields<T extends KubeObject>(b: T): T {
   if (b.metadata.managedFields === undefined) return b;
@@ -180,7 +181,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
   const crds = watch<KubeObject>('crd', allNamespacesPath(CRD_RESOURCE), true, undefined, slimCrd);
   crds.addIndex(CRD_KIND_INDEX, crdKindIndex);
   const rows = createTemplateRows((group, kind) => crds.byIndex(CRD_KIND_INDEX, crdKindKey(group, kind)));
-  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true, undefined, withoutManagedFields);
+  const clusterBindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/clusterresourcebindings', true, undefined, bindingView);
   clusterBindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // The transform receives the parsed Work and keeps its view (the informer's T is what it stores). A
   // status write leaves the generation as it was: the spec is the one already hashed (half the events).
@@ -191,7 +192,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     return workView(work, same ? old.specHash : undefined);
   });
   works.addIndex(BINDING_INDEX, (w) => { const uid = w.metadata.labels?.[PERMANENT_ID_LABEL]; return uid ? [uid] : []; });
-  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true, undefined, withoutManagedFields);
+  const bindings = watch<ResourceBinding>('binding', '/apis/work.karmada.io/v1alpha2/resourcebindings', true, undefined, bindingView);
   bindings.addIndex(UID_INDEX, (b) => (b.metadata.uid ? [b.metadata.uid] : []));
   // Every reconcile looks its tenant up by id: an index, not a scan over all Tenants.
   const tenants = watch<Tenant>('tenant', TENANTS_PATH, false, undefined, engineTenantView);

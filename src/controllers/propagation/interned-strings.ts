@@ -6,6 +6,14 @@
 // held 100,000 copies of each. Interning only shares equal strings, so the table
 // may be dropped at any time without changing a value: it is, past a bound, so
 // strings of objects long gone do not pile up.
+//
+// Whole values too (`shared`): the 10 Works of a binding carry equal labels,
+// annotations and, mostly, status; the 10 copies of a template equal labels,
+// spec scalars and status. A heap snapshot after 1,000 x 10 (docs/benchmarks.md,
+// session 12) showed these small objects, each with its own hidden class and
+// property array, as the largest part of what the engine keeps per pair. One
+// frozen copy per distinct JSON text serves them all; frozen, because a reader
+// that changed a shared value would change every sibling's.
 const MAX_ENTRIES = 200_000;
 
 export interface Interner {
@@ -13,6 +21,11 @@ export interface Interner {
   string(s: string): string;
   /** A JSON value with every string (keys are interned by V8 already) replaced by its one copy; a new value. */
   json<T>(value: T): T;
+  /**
+   * One frozen copy of a JSON value (from JSON.parse: no undefined, functions or cycles) for every
+   * equal one, key order included: a value with the same text as one seen before is that one.
+   */
+  shared<T>(value: T): T;
   /** Entries held (tests). */
   size(): number;
 }
@@ -33,7 +46,27 @@ export function createInterner(maxEntries = MAX_ENTRIES): Interner {
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)])) as T;
     return value;
   };
-  return { string, json, size: () => table.size };
+  let values = new Map<string, unknown>();
+  const shared = <T>(value: T): T => {
+    if (typeof value === 'string') return string(value) as T;
+    if (value === null || typeof value !== 'object') return value;
+    const text = JSON.stringify(value);
+    const known = values.get(text);
+    if (known !== undefined) return known as T;
+    const copy = deepFreeze(json(value));
+    if (values.size >= maxEntries) values = new Map();
+    values.set(text, copy);
+    return copy;
+  };
+  return { string, json, shared, size: () => table.size + values.size };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The engine's views share one table. */

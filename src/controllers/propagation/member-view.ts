@@ -18,15 +18,14 @@ export function memberView(obj: KubeObject): KubeObject {
   const metadata = pickMeta(obj.metadata, MEMBER_META);
   // Of the annotations, only the template generation the engine stamped (reflect-status.ts reads it back).
   const generation = obj.metadata.annotations?.[RESOURCE_TEMPLATE_GENERATION_ANNOTATION];
-  if (generation !== undefined) metadata.annotations = { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: viewStrings.string(generation) };
-  const spec = obj.spec !== null && typeof obj.spec === 'object' && !Array.isArray(obj.spec) ? scalarsOf(obj.spec as Record<string, unknown>) : undefined;
-  return {
-    ...(obj.apiVersion ? { apiVersion: obj.apiVersion } : {}),
-    ...(obj.kind ? { kind: obj.kind } : {}),
-    metadata,
-    ...(spec ? { spec: viewStrings.json(spec) } : {}),
-    ...(obj.status !== undefined ? { status: viewStrings.json(obj.status) } : {}),
-  };
+  if (generation !== undefined) metadata.annotations = viewStrings.shared({ [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation });
+  // Built by assignment (see workView): conditional spreads gave each view a hidden class of its own.
+  const view: KubeObject = { metadata };
+  if (obj.apiVersion) view.apiVersion = viewStrings.string(obj.apiVersion);
+  if (obj.kind) view.kind = viewStrings.string(obj.kind);
+  if (obj.spec !== null && typeof obj.spec === 'object' && !Array.isArray(obj.spec)) view.spec = viewStrings.shared(scalarsOf(obj.spec as Record<string, unknown>));
+  if (obj.status !== undefined) view.status = viewStrings.shared(obj.status);
+  return view;
 }
 
 function scalarsOf(spec: Record<string, unknown>): Record<string, unknown> {

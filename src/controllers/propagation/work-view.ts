@@ -22,15 +22,16 @@ export interface WorkView extends KubeObject {
  * the spec). `knownHash`: the spec's hash when the caller knows it (a status write's answer).
  */
 export function workView(work: Work, knownHash?: string): WorkView {
-  return {
-    ...(work.apiVersion ? { apiVersion: work.apiVersion } : {}),
-    ...(work.kind ? { kind: work.kind } : {}),
-    // ownerReferences and finalizers too: an update of the Work sends this metadata back whole.
-    metadata: pickMeta(work.metadata, WORK_META),
-    ...(work.status ? { status: viewStrings.json(work.status as Work['status']) } : {}),
-    // The same manifest on every cluster (Duplicated) is the same hash: one copy of it.
-    specHash: viewStrings.string(knownHash ?? specHash(work.spec)),
-  };
+  // Built by assignment, not from conditional spreads: an object literal of `...(x ? { x } : {})` parts
+  // got a hidden class of its own per view (~200 B each, measured), assignments share one chain of them.
+  // ownerReferences and finalizers too: an update of the Work sends this metadata back whole.
+  const view: WorkView = { metadata: pickMeta(work.metadata, WORK_META), specHash: '' };
+  if (work.apiVersion) view.apiVersion = viewStrings.string(work.apiVersion);
+  if (work.kind) view.kind = viewStrings.string(work.kind);
+  if (work.status) view.status = viewStrings.shared(work.status as Work['status']);
+  // The same manifest on every cluster (Duplicated) is the same hash: one copy of it.
+  view.specHash = viewStrings.string(knownHash ?? specHash(work.spec));
+  return view;
 }
 
 const WORK_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'deletionTimestamp', 'labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
@@ -44,8 +45,8 @@ export function pickMeta(meta: ObjectMeta, keys: readonly (keyof ObjectMeta & st
   for (const key of keys) {
     const value = meta[key];
     if (value === undefined) continue;
-    // Shared with the object's siblings (interned-strings.ts); uid and resourceVersion are its own.
-    out[key] = key === 'uid' || key === 'resourceVersion' ? value : viewStrings.json(value);
+    // Shared with the object's siblings, frozen (interned-strings.ts); uid and resourceVersion are its own.
+    out[key] = key === 'uid' || key === 'resourceVersion' ? value : viewStrings.shared(value);
   }
   return out;
 }

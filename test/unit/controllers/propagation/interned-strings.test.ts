@@ -26,4 +26,27 @@ describe('interned strings (one copy of what the engine views repeat)', () => {
       assert.ok(interner.size() <= bound, 'the table is dropped past its bound');
     }), { numRuns: 200 });
   });
+
+  it('share one frozen copy of equal values, key order kept, "__proto__" a key', () => {
+    const interner = createInterner();
+    const a = interner.shared(JSON.parse('{"app":"web","tenant":"abc123","__proto__":{"x":1}}') as object);
+    const b = interner.shared(JSON.parse('{"app":"web","tenant":"abc123","__proto__":{"x":1}}') as object);
+    assert.equal(a, b, 'the second is the first');
+    assert.ok(Object.isFrozen(a) && Object.isFrozen((a as Record<string, object>)['__proto__']), 'frozen all the way down');
+    assert.throws(() => { (a as Record<string, string>).app = 'changed'; }, TypeError);
+    assert.deepEqual(Object.keys(a), ['app', 'tenant', '__proto__']);
+    assert.notEqual(interner.shared({ tenant: 'abc123', app: 'web' }), interner.shared({ app: 'web', tenant: 'abc123' }), 'another order is another text');
+  });
+
+  it('shared values equal what they stand for, whatever the bound (property)', () => {
+    fc.assert(fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 8 }), fc.integer({ min: 1, max: 5 }), (values, bound) => {
+      const interner = createInterner(bound);
+      for (const v of [...values, ...values]) {
+        const out = interner.shared(v);
+        assert.deepEqual(out, v);
+        assert.equal(JSON.stringify(out), JSON.stringify(v));
+      }
+      assert.ok(interner.size() <= 2 * bound, 'both tables are dropped past their bound');
+    }), { numRuns: 200 });
+  });
 });
