@@ -6,6 +6,7 @@
 // with one queue per tenant instead of shuffle sharding: tenants are known and
 // few enough to give each its own). No I/O and no timers but the queue
 // deadline, so the rules are unit-tested without a server.
+import { RecentTenants } from '../../core/fairness/recent-tenants.ts';
 import type { TenantLimits } from './fairness-config.ts';
 
 export type RejectReason = 'queue-full' | 'queue-timeout';
@@ -28,10 +29,22 @@ export type Release = (completed?: boolean) => void;
  * The seats for all tenants together: a fixed number, or one that adapts to
  * latency (adaptive-seats.ts). begin() is told the running count (this
  * request included) and returns what to call when the request completes.
+ * A limit with a ceiling applies only while several tenants are active
+ * (ADR 0012, session 12): a tenant alone gets the ceiling, and its requests
+ * are neither samples nor held by a probe.
  */
 export interface SeatLimit {
   current(): number;
   begin(running: number): (() => void) | undefined;
+  /** The seats when only one tenant is active; absent: current() always applies (a fixed limit). */
+  uncontended?(): number;
+}
+
+export interface FairLimiterOptions {
+  /** The monotonic clock (ms) that dates tenants' activity. */
+  now?: () => number;
+  /** Another tenant seen within this long makes the gateway contended. */
+  contentionWindowMs?: number;
 }
 
 /**
@@ -74,9 +87,13 @@ export class FairLimiter {
   private ring: string[] = [];
 
   private readonly seatLimit: SeatLimit;
+  private readonly recent: RecentTenants;
+  private readonly now: () => number;
 
-  constructor(totalSeats: number | SeatLimit, private readonly pacer?: TenantPacer) {
+  constructor(totalSeats: number | SeatLimit, private readonly pacer?: TenantPacer, options: FairLimiterOptions = {}) {
     this.seatLimit = typeof totalSeats === 'number' ? fixedLimit(totalSeats) : totalSeats;
+    this.recent = new RecentTenants(options.contentionWindowMs);
+    this.now = options.now ?? (() => performance.now());
   }
 
   /**
@@ -86,6 +103,7 @@ export class FairLimiter {
    */
   acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
     const flow = this.flowOf(tenant);
+    this.recent.seen(tenant, this.now());
     this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
     if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return Promise.resolve(this.start(tenant, flow));
     if (flow.queue.length >= limits.queueLength) {
@@ -120,7 +138,7 @@ export class FairLimiter {
       tenants[id] = { running: flow.running, queued: flow.queue.length };
       queued += flow.queue.length;
     }
-    return { running: this.running, queued, tenants, limit: this.seatLimit.current() };
+    return { running: this.running, queued, tenants, limit: this.limit() };
   }
 
   /** Would `tenant`'s next request be refused at once (its queue is full)? */
@@ -135,20 +153,36 @@ export class FairLimiter {
   }
 
   private canRun(tenant: string, flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.seatLimit.current() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
+    return flow.running < limits.seats && this.running < this.limit() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
+  }
+
+  /**
+   * Several tenants running or queued, or another seen within the window: then a neighbour's
+   * latency is at stake and an adaptive limit applies. A tenant alone is held by its own seats only.
+   */
+  private contended(): boolean {
+    return this.flows.size > 1 || this.recent.several(this.now());
+  }
+
+  /** Gateway-wide seats now. */
+  private limit(): number {
+    if (this.seatLimit.uncontended && !this.contended()) return this.seatLimit.uncontended();
+    return this.seatLimit.current();
   }
 
   private start(tenant: string, flow: Flow): Release {
     flow.running++;
     this.running++;
     this.pacer?.started(tenant);
-    const completed = this.seatLimit.begin(this.running);
+    // A lone tenant's requests say nothing about what a neighbour would pay: no sample, no probe.
+    const completed = this.seatLimit.uncontended && !this.contended() ? undefined : this.seatLimit.begin(this.running);
     let released = false;
     return (done = false) => {
       if (released) return;
       released = true;
       flow.running--;
       this.running--;
+      this.recent.seen(tenant, this.now());
       this.pacer?.observe(tenant, flow.running + flow.queue.length);
       // Measured before dispatch: a limit that grows on this sample admits the next waiters at once.
       if (done) completed?.();
@@ -165,7 +199,7 @@ export class FairLimiter {
    * that has had the least service).
    */
   private dispatch(): void {
-    while (this.running < this.seatLimit.current()) {
+    while (this.running < this.limit()) {
       const at = this.nextRunnable();
       if (at < 0) return;
       const tenant = this.ring[at] as string;

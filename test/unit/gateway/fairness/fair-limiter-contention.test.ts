@@ -1,0 +1,96 @@
+// ADR 0012, session 12: the adaptive gateway-wide limit holds while several tenants are
+// active (a neighbour's latency is at stake) and not while one tenant has the gateway alone.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAdaptiveSeats } from '../../../../src/gateway/fairness/adaptive-seats.ts';
+import { FairLimiter, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
+import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+
+const LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 60_000 };
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function setup(): { clock: { t: number }; limiter: FairLimiter; seats: ReturnType<typeof createAdaptiveSeats> } {
+  const clock = { t: 0 };
+  // The adaptive limit starts probing (1 seat) and its probe never ends here (no deadline reached).
+  const seats = createAdaptiveSeats({ now: () => clock.t, settings: { maxLimit: 600, probeMaxMs: 3_600_000 } });
+  const limiter = new FairLimiter(seats, undefined, { now: () => clock.t, contentionWindowMs: 1_000 });
+  seats.onRaised(() => limiter.wake());
+  return { clock, limiter, seats };
+}
+
+describe('adaptive seats apply only while the gateway is shared', () => {
+  it('a tenant alone runs up to its own seats, its requests are no samples and start no probe', async () => {
+    const { limiter, seats } = setup();
+    const running = await Promise.all(Array.from({ length: 20 }, () => limiter.acquire('acme', LIMITS)));
+    assert.equal(limiter.stats().running, 20);
+    assert.equal(limiter.stats().limit, 600);
+    let extra: Release | undefined;
+    void limiter.acquire('acme', LIMITS).then((r) => { extra = r; });
+    await settled();
+    assert.equal(extra, undefined, 'its own 20 seats still bound it');
+    for (const r of running) r(true);
+    await settled();
+    assert.ok(extra);
+    extra(true);
+    assert.equal(seats.stats().minRttMs, undefined, 'no probe measured a lone tenant');
+  });
+
+  it("a neighbour's arrival brings the adaptive limit back at once: the flooder waits, the neighbour goes first", async () => {
+    const { clock, limiter } = setup();
+    const flood = await Promise.all(Array.from({ length: 5 }, () => limiter.acquire('noisy', LIMITS)));
+    let quiet: Release | undefined;
+    void limiter.acquire('quiet', LIMITS).then((r) => { quiet = r; });
+    let moreFlood: Release | undefined;
+    void limiter.acquire('noisy', LIMITS).then((r) => { moreFlood = r; });
+    await settled();
+    assert.deepEqual([quiet, moreFlood, limiter.stats().limit], [undefined, undefined, 1], 'both wait: 5 running, 1 seat while probing');
+    // Seats come back one by one; until running drops below the limit nobody starts, then quiet first.
+    for (const r of flood.slice(0, 4)) r(true);
+    await settled();
+    assert.deepEqual([quiet, moreFlood], [undefined, undefined]);
+    clock.t += 1;
+    (flood[4] as Release)(true);
+    await settled();
+    assert.ok(quiet, 'the tenant running nothing gets the freed seat');
+    assert.equal(moreFlood, undefined);
+    quiet(true);
+    await settled();
+    assert.ok(moreFlood);
+    moreFlood(true);
+  });
+
+  it('once no other tenant was seen for the window, the lone tenant gets the ceiling again', async () => {
+    const { clock, limiter } = setup();
+    (await limiter.acquire('quiet', LIMITS))(true);
+    clock.t += 500;
+    const first = await limiter.acquire('noisy', LIMITS);
+    let second: Release | undefined;
+    void limiter.acquire('noisy', LIMITS).then((r) => { second = r; });
+    await settled();
+    assert.equal(second, undefined, 'quiet was seen 500 ms ago: the adaptive limit (1) holds');
+    clock.t += 501;
+    // The next release re-reads the limit: quiet is now out of the window.
+    const third = limiter.acquire('noisy', LIMITS);
+    first(true);
+    await settled();
+    assert.ok(second);
+    const r3 = await third;
+    assert.equal(limiter.stats().running, 2);
+    assert.equal(limiter.stats().limit, 600);
+    second(true);
+    r3(true);
+  });
+
+  it('a fixed limit (adaptive seats off) binds a lone tenant as before', async () => {
+    const limiter = new FairLimiter(2);
+    const running = await Promise.all([limiter.acquire('acme', LIMITS), limiter.acquire('acme', LIMITS)]);
+    let third: Release | undefined;
+    void limiter.acquire('acme', LIMITS).then((r) => { third = r; });
+    await settled();
+    assert.equal(third, undefined);
+    for (const r of running) r(true);
+    await settled();
+    assert.ok(third);
+    third(true);
+  });
+});
