@@ -102,10 +102,9 @@ export class FairLimiter {
    * signal's reason when the client gives up first.
    */
   acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
+    const now = this.tryAcquire(tenant, limits);
+    if (now) return Promise.resolve(now);
     const flow = this.flowOf(tenant);
-    this.recent.seen(tenant, this.now());
-    this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
-    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return Promise.resolve(this.start(tenant, flow));
     if (flow.queue.length >= limits.queueLength) {
       this.forgetIfIdle(tenant, flow);
       return Promise.reject(new RejectedError('queue-full', flow.running, flow.queue.length));
@@ -129,6 +128,18 @@ export class FairLimiter {
       flow.queue.push(waiter);
       if (flow.queue.length === 1) this.ring.push(tenant);
     });
+  }
+
+  /**
+   * A seat at once when one is free and none of the tenant's requests waits; undefined otherwise
+   * (then acquire(), which queues). The common case needs no promise, abort signal or close listener.
+   */
+  tryAcquire(tenant: string, limits: TenantLimits): Release | undefined {
+    const flow = this.flowOf(tenant);
+    this.recent.seen(tenant, this.now());
+    this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
+    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return this.start(tenant, flow);
+    return undefined;
   }
 
   stats(): FairLimiterStats {

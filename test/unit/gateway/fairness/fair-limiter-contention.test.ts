@@ -24,39 +24,39 @@ describe('adaptive seats apply only while the gateway is shared', () => {
     const running = await Promise.all(Array.from({ length: 20 }, () => limiter.acquire('acme', LIMITS)));
     assert.equal(limiter.stats().running, 20);
     assert.equal(limiter.stats().limit, 600);
-    let extra: Release | undefined;
-    void limiter.acquire('acme', LIMITS).then((r) => { extra = r; });
+    const extra: { r?: Release } = {};
+    void limiter.acquire('acme', LIMITS).then((r) => { extra.r = r; });
     await settled();
-    assert.equal(extra, undefined, 'its own 20 seats still bound it');
+    assert.equal(extra.r, undefined, 'its own 20 seats still bound it');
     for (const r of running) r(true);
     await settled();
-    assert.ok(extra);
-    extra(true);
+    assert.ok(extra.r);
+    (extra.r as unknown as Release)(true);
     assert.equal(seats.stats().minRttMs, undefined, 'no probe measured a lone tenant');
   });
 
   it("a neighbour's arrival brings the adaptive limit back at once: the flooder waits, the neighbour goes first", async () => {
     const { clock, limiter } = setup();
     const flood = await Promise.all(Array.from({ length: 5 }, () => limiter.acquire('noisy', LIMITS)));
-    let quiet: Release | undefined;
-    void limiter.acquire('quiet', LIMITS).then((r) => { quiet = r; });
-    let moreFlood: Release | undefined;
-    void limiter.acquire('noisy', LIMITS).then((r) => { moreFlood = r; });
+    const quiet: { r?: Release } = {};
+    void limiter.acquire('quiet', LIMITS).then((r) => { quiet.r = r; });
+    const moreFlood: { r?: Release } = {};
+    void limiter.acquire('noisy', LIMITS).then((r) => { moreFlood.r = r; });
     await settled();
-    assert.deepEqual([quiet, moreFlood, limiter.stats().limit], [undefined, undefined, 1], 'both wait: 5 running, 1 seat while probing');
+    assert.deepEqual([quiet.r, moreFlood.r, limiter.stats().limit], [undefined, undefined, 1], 'both wait: 5 running, 1 seat while probing');
     // Seats come back one by one; until running drops below the limit nobody starts, then quiet first.
     for (const r of flood.slice(0, 4)) r(true);
     await settled();
-    assert.deepEqual([quiet, moreFlood], [undefined, undefined]);
+    assert.deepEqual([quiet.r, moreFlood.r], [undefined, undefined]);
     clock.t += 1;
     (flood[4] as Release)(true);
     await settled();
-    assert.ok(quiet, 'the tenant running nothing gets the freed seat');
-    assert.equal(moreFlood, undefined);
-    quiet(true);
+    assert.ok(quiet.r, 'the tenant running nothing gets the freed seat');
+    assert.equal(moreFlood.r, undefined);
+    (quiet.r as unknown as Release)(true);
     await settled();
-    assert.ok(moreFlood);
-    moreFlood(true);
+    assert.ok(moreFlood.r);
+    (moreFlood.r as unknown as Release)(true);
   });
 
   it('once no other tenant was seen for the window, the lone tenant gets the ceiling again', async () => {
@@ -64,33 +64,33 @@ describe('adaptive seats apply only while the gateway is shared', () => {
     (await limiter.acquire('quiet', LIMITS))(true);
     clock.t += 500;
     const first = await limiter.acquire('noisy', LIMITS);
-    let second: Release | undefined;
-    void limiter.acquire('noisy', LIMITS).then((r) => { second = r; });
+    const second: { r?: Release } = {};
+    void limiter.acquire('noisy', LIMITS).then((r) => { second.r = r; });
     await settled();
-    assert.equal(second, undefined, 'quiet was seen 500 ms ago: the adaptive limit (1) holds');
+    assert.equal(second.r, undefined, 'quiet was seen 500 ms ago: the adaptive limit (1) holds');
     clock.t += 501;
     // The next release re-reads the limit: quiet is now out of the window.
     const third = limiter.acquire('noisy', LIMITS);
     first(true);
     await settled();
-    assert.ok(second);
+    assert.ok(second.r);
     const r3 = await third;
     assert.equal(limiter.stats().running, 2);
     assert.equal(limiter.stats().limit, 600);
-    second(true);
+    (second.r as unknown as Release)(true);
     r3(true);
   });
 
   it('a fixed limit (adaptive seats off) binds a lone tenant as before', async () => {
     const limiter = new FairLimiter(2);
     const running = await Promise.all([limiter.acquire('acme', LIMITS), limiter.acquire('acme', LIMITS)]);
-    let third: Release | undefined;
-    void limiter.acquire('acme', LIMITS).then((r) => { third = r; });
+    const third: { r?: Release } = {};
+    void limiter.acquire('acme', LIMITS).then((r) => { third.r = r; });
     await settled();
-    assert.equal(third, undefined);
+    assert.equal(third.r, undefined);
     for (const r of running) r(true);
     await settled();
-    assert.ok(third);
-    third(true);
+    assert.ok(third.r);
+    (third.r as unknown as Release)(true);
   });
 });
