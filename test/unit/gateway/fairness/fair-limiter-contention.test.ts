@@ -94,3 +94,22 @@ describe('adaptive seats apply only while the gateway is shared', () => {
     (third.r as unknown as Release)(true);
   });
 });
+
+describe('tryAcquire (the seat taken without waiting machinery)', () => {
+  it('takes a free seat at once, and never jumps a waiting request of its own tenant or another', async () => {
+    const limiter = new FairLimiter(1);
+    const first = limiter.tryAcquire('acme', LIMITS);
+    assert.ok(first);
+    assert.equal(limiter.tryAcquire('acme', LIMITS), undefined, 'no seat free');
+    const waiting: { r?: Release } = {};
+    void limiter.acquire('globex', LIMITS).then((r) => { waiting.r = r; });
+    first(true);
+    // The freed seat went to the waiter by dispatch; a newcomer's tryAcquire finds none.
+    assert.equal(limiter.tryAcquire('acme', LIMITS), undefined);
+    await settled();
+    assert.ok(waiting.r);
+    assert.equal(limiter.stats().running, 1);
+    (waiting.r as unknown as Release)(true);
+    assert.equal(limiter.stats().running, 0);
+  });
+});
