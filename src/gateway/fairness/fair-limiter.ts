@@ -139,6 +139,8 @@ export class FairLimiter {
     this.recent.seen(tenant, this.now());
     this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
     if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return this.start(tenant, flow);
+    // A caller that does not go on to acquire() leaves no idle flow behind (it would read as contention).
+    this.forgetIfIdle(tenant, flow);
     return undefined;
   }
 
