@@ -30,8 +30,8 @@ export type Release = (completed?: boolean) => void;
  * latency (adaptive-seats.ts). begin() is told the running count (this
  * request included) and returns what to call when the request completes.
  * A limit with a ceiling applies only while several tenants are active
- * (ADR 0012, session 12): a tenant alone gets the ceiling, and its requests
- * are neither samples nor held by a probe.
+ * (ADR 0012, session 12): a tenant alone gets the ceiling; its requests are
+ * still samples, so the limit a neighbour meets on arrival is a learned one.
  */
 export interface SeatLimit {
   current(): number;
@@ -187,8 +187,9 @@ export class FairLimiter {
     flow.running++;
     this.running++;
     this.pacer?.started(tenant);
-    // A lone tenant's requests say nothing about what a neighbour would pay: no sample, no probe.
-    const completed = this.seatLimit.uncontended && !this.contended() ? undefined : this.seatLimit.begin(this.running);
+    // Samples and probes go on while a tenant is alone (a probe pins only the adaptive limit, which does not bind
+    // then): when a neighbour arrives, the limit it meets is what the lone tenant's latency taught, not a cold start.
+    const completed = this.seatLimit.begin(this.running);
     let released = false;
     return (done = false) => {
       if (released) return;

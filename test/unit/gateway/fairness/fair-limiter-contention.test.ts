@@ -19,11 +19,12 @@ function setup(): { clock: { t: number }; limiter: FairLimiter; seats: ReturnTyp
 }
 
 describe('adaptive seats apply only while the gateway is shared', () => {
-  it('a tenant alone runs up to its own seats, its requests are no samples and start no probe', async () => {
+  it('a tenant alone runs up to its own seats while the adaptive limit (probing, 1 seat) keeps learning without binding', async () => {
     const { limiter, seats } = setup();
     const running = await Promise.all(Array.from({ length: 20 }, () => limiter.acquire('acme', LIMITS)));
     assert.equal(limiter.stats().running, 20);
     assert.equal(limiter.stats().limit, 600);
+    assert.deepEqual([seats.current(), seats.stats().probing], [1, true], 'the adaptive limit itself is still probing at 1');
     const extra: { r?: Release } = {};
     void limiter.acquire('acme', LIMITS).then((r) => { extra.r = r; });
     await settled();
@@ -32,7 +33,30 @@ describe('adaptive seats apply only while the gateway is shared', () => {
     await settled();
     assert.ok(extra.r);
     (extra.r as unknown as Release)(true);
-    assert.equal(seats.stats().minRttMs, undefined, 'no probe measured a lone tenant');
+  });
+
+  it('what a lone tenant taught the limit is what a neighbour meets on arrival (no cold start)', async () => {
+    const clock = { t: 0 };
+    const seats = createAdaptiveSeats({ now: () => clock.t, settings: { maxLimit: 600, initialLimit: 16, probeSamples: 10, windowMs: 100, windowSamples: 10 } });
+    const limiter = new FairLimiter(seats, undefined, { now: () => clock.t, contentionWindowMs: 1_000 });
+    // Alone and sequential: the probe measures a 2 ms baseline.
+    for (let i = 0; i < 10; i++) {
+      const r = await limiter.acquire('acme', LIMITS);
+      clock.t += 2;
+      r(true);
+    }
+    assert.deepEqual([seats.stats().probing, seats.stats().minRttMs], [false, 2]);
+    // Alone and bursting: 16 at once, each 20 ms, over 100 ms windows: latency far beyond tolerance.
+    for (let w = 0; w < 3; w++) {
+      const burst = await Promise.all(Array.from({ length: 16 }, () => limiter.acquire('acme', LIMITS)));
+      clock.t += 100;
+      for (const r of burst) r(true);
+    }
+    const learned = seats.current();
+    assert.ok(learned < 16, `the lone burst shrank the adaptive limit (now ${learned})`);
+    assert.equal(limiter.stats().limit, 600, 'but it did not bind the lone tenant');
+    (await limiter.acquire('globex', LIMITS))(true);
+    assert.equal(limiter.stats().limit, learned, 'a neighbour seen: the learned limit binds at once');
   });
 
   it("a neighbour's arrival brings the adaptive limit back at once: the flooder waits, the neighbour goes first", async () => {
