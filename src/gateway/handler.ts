@@ -133,9 +133,10 @@ export function createGatewayHandler(deps: GatewayDeps): (req: IncomingMessage, 
     });
     if (typeof auditID === 'string' && deps.log) {
       const log = deps.log;
-      const path = tenantViewUri(req.url ?? '/').split('?')[0];
+      // The URL as it arrived (the proxy rewrites req.url), parsed only for a 5xx's line.
+      const arrived = req.url ?? '/';
       res.once('close', () => {
-        if (res.headersSent && res.statusCode >= 500) logServerError(log, { auditID, code: res.statusCode, method: req.method, path }, cause);
+        if (res.headersSent && res.statusCode >= 500) logServerError(log, { auditID, code: res.statusCode, method: req.method, path: tenantViewUri(arrived).split('?')[0] }, cause);
       });
     }
     void run();

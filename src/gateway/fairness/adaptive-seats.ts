@@ -2,7 +2,8 @@
 // gradient-limit.ts), behind the FairLimiter's SeatLimit: the core gets the
 // process's monotonic clock and Math.random, and this adapter owns the one
 // timer the core cannot (a probe that must end on time even when no request
-// ends to tell it). fairness.totalSeats stays the ceiling.
+// ends to tell it). fairness.totalSeats stays the ceiling, and is the limit
+// while one tenant has the gateway to itself.
 import { DEFAULT_GRADIENT_SETTINGS, GradientLimit, type GradientLimitSettings, type GradientLimitStats } from '../../core/fairness/gradient-limit.ts';
 import type { SeatLimit } from './fair-limiter.ts';
 
@@ -39,6 +40,8 @@ export function createAdaptiveSeats(options: AdaptiveSeatsOptions = {}): Adaptiv
   };
   return {
     current: () => limit.limit(),
+    // A tenant alone gets the ceiling (fairness.totalSeats); the FairLimiter decides when (ADR 0012, session 12).
+    uncontended: () => settings.maxLimit,
     begin(running) {
       const ticket = limit.begin(running);
       armProbeDeadline();

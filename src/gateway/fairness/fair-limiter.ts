@@ -6,6 +6,7 @@
 // with one queue per tenant instead of shuffle sharding: tenants are known and
 // few enough to give each its own). No I/O and no timers but the queue
 // deadline, so the rules are unit-tested without a server.
+import { RecentTenants } from '../../core/fairness/recent-tenants.ts';
 import type { TenantLimits } from './fairness-config.ts';
 
 export type RejectReason = 'queue-full' | 'queue-timeout';
@@ -28,10 +29,22 @@ export type Release = (completed?: boolean) => void;
  * The seats for all tenants together: a fixed number, or one that adapts to
  * latency (adaptive-seats.ts). begin() is told the running count (this
  * request included) and returns what to call when the request completes.
+ * A limit with a ceiling applies only while several tenants are active
+ * (ADR 0012, session 12): a tenant alone gets the ceiling; its requests are
+ * still samples, so the limit a neighbour meets on arrival is a learned one.
  */
 export interface SeatLimit {
   current(): number;
   begin(running: number): (() => void) | undefined;
+  /** The seats when only one tenant is active; absent: current() always applies (a fixed limit). */
+  uncontended?(): number;
+}
+
+export interface FairLimiterOptions {
+  /** The monotonic clock (ms) that dates tenants' activity. */
+  now?: () => number;
+  /** Another tenant seen within this long makes the gateway contended. */
+  contentionWindowMs?: number;
 }
 
 /**
@@ -74,9 +87,13 @@ export class FairLimiter {
   private ring: string[] = [];
 
   private readonly seatLimit: SeatLimit;
+  private readonly recent: RecentTenants;
+  private readonly now: () => number;
 
-  constructor(totalSeats: number | SeatLimit, private readonly pacer?: TenantPacer) {
+  constructor(totalSeats: number | SeatLimit, private readonly pacer?: TenantPacer, options: FairLimiterOptions = {}) {
     this.seatLimit = typeof totalSeats === 'number' ? fixedLimit(totalSeats) : totalSeats;
+    this.recent = new RecentTenants(options.contentionWindowMs);
+    this.now = options.now ?? (() => performance.now());
   }
 
   /**
@@ -85,9 +102,9 @@ export class FairLimiter {
    * signal's reason when the client gives up first.
    */
   acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
+    const now = this.tryAcquire(tenant, limits);
+    if (now) return Promise.resolve(now);
     const flow = this.flowOf(tenant);
-    this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
-    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return Promise.resolve(this.start(tenant, flow));
     if (flow.queue.length >= limits.queueLength) {
       this.forgetIfIdle(tenant, flow);
       return Promise.reject(new RejectedError('queue-full', flow.running, flow.queue.length));
@@ -113,6 +130,20 @@ export class FairLimiter {
     });
   }
 
+  /**
+   * A seat at once when one is free and none of the tenant's requests waits; undefined otherwise
+   * (then acquire(), which queues). The common case needs no promise, abort signal or close listener.
+   */
+  tryAcquire(tenant: string, limits: TenantLimits): Release | undefined {
+    const flow = this.flowOf(tenant);
+    this.recent.seen(tenant, this.now());
+    this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
+    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return this.start(tenant, flow);
+    // A caller that does not go on to acquire() leaves no idle flow behind (it would read as contention).
+    this.forgetIfIdle(tenant, flow);
+    return undefined;
+  }
+
   stats(): FairLimiterStats {
     const tenants: FairLimiterStats['tenants'] = {};
     let queued = 0;
@@ -120,7 +151,7 @@ export class FairLimiter {
       tenants[id] = { running: flow.running, queued: flow.queue.length };
       queued += flow.queue.length;
     }
-    return { running: this.running, queued, tenants, limit: this.seatLimit.current() };
+    return { running: this.running, queued, tenants, limit: this.limit() };
   }
 
   /** Would `tenant`'s next request be refused at once (its queue is full)? */
@@ -135,13 +166,29 @@ export class FairLimiter {
   }
 
   private canRun(tenant: string, flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.seatLimit.current() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
+    return flow.running < limits.seats && this.running < this.limit() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
+  }
+
+  /**
+   * Several tenants running or queued, or another seen within the window: then a neighbour's
+   * latency is at stake and an adaptive limit applies. A tenant alone is held by its own seats only.
+   */
+  private contended(): boolean {
+    return this.flows.size > 1 || this.recent.several(this.now());
+  }
+
+  /** Gateway-wide seats now. */
+  private limit(): number {
+    if (this.seatLimit.uncontended && !this.contended()) return this.seatLimit.uncontended();
+    return this.seatLimit.current();
   }
 
   private start(tenant: string, flow: Flow): Release {
     flow.running++;
     this.running++;
     this.pacer?.started(tenant);
+    // Samples and probes go on while a tenant is alone (a probe pins only the adaptive limit, which does not bind
+    // then): when a neighbour arrives, the limit it meets is what the lone tenant's latency taught, not a cold start.
     const completed = this.seatLimit.begin(this.running);
     let released = false;
     return (done = false) => {
@@ -149,6 +196,7 @@ export class FairLimiter {
       released = true;
       flow.running--;
       this.running--;
+      this.recent.seen(tenant, this.now());
       this.pacer?.observe(tenant, flow.running + flow.queue.length);
       // Measured before dispatch: a limit that grows on this sample admits the next waiters at once.
       if (done) completed?.();
@@ -165,7 +213,7 @@ export class FairLimiter {
    * that has had the least service).
    */
   private dispatch(): void {
-    while (this.running < this.seatLimit.current()) {
+    while (this.running < this.limit()) {
       const at = this.nextRunnable();
       if (at < 0) return;
       const tenant = this.ring[at] as string;

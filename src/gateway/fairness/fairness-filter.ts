@@ -70,6 +70,9 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
       const limits = buildTenantLimits(config, tenant.id, tenant);
+      // A free seat: taken at once, without the waiting machinery below (most requests).
+      const free = limiter.tryAcquire(tenant.id, limits);
+      if (free) return seated(res, free);
       // A client that hangs up while queued leaves the queue.
       const gone = new AbortController();
       const onClose = (): void => gone.abort(new Error('client went away'));
@@ -91,12 +94,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       } finally {
         res.off('close', onClose);
       }
-      if (res.destroyed) {
-        release();
-        return NO_SEAT;
-      }
-      releaseOnEnd(res, release);
-      return { release: () => release(false) };
+      return seated(res, release);
     },
     enterUpgrade(tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -140,6 +138,16 @@ function buildPacing(config: FairnessConfig): FloodPacing | undefined {
     },
     ...(pacing.targetLagMs === undefined ? {} : { targetLagMs: pacing.targetLagMs }),
   });
+}
+
+/** A seat taken for `res`: given back at its end (releaseOnEnd), or at once if the client already left. */
+function seated(res: ServerResponse, release: Release): Seat {
+  if (res.destroyed) {
+    release();
+    return NO_SEAT;
+  }
+  releaseOnEnd(res, release);
+  return { release: () => release(false) };
 }
 
 /**

@@ -24,6 +24,7 @@ export interface RequestObserver {
 
 // Probes are neither traffic nor actions worth auditing (kube's default policies leave them out too).
 const PROBES = /^\/(healthz|livez|readyz)(\/[a-z-]+)?\/?$/;
+const PROBE_WORD = /healthz|livez|readyz/;
 
 export function tenantViewUri(rawUrl: string): string {
   const url = new URL(rawUrl, 'https://gateway.invalid');
@@ -36,8 +37,11 @@ export function createRequestObserver(deps: { metrics?: GatewayMetrics | undefin
   return {
     begin(req, res) {
       if (!metrics && !audit) return;
-      const requestURI = tenantViewUri(req.url ?? '/');
-      if (PROBES.test(requestURI.split('?')[0] ?? '')) return;
+      const rawUrl = req.url ?? '/';
+      // Parsed only when something reads it: a probe's name must be in the raw text (URL parsing
+      // decodes no letters), and only the audit event carries the URI.
+      if (PROBE_WORD.test(rawUrl) && PROBES.test(tenantViewUri(rawUrl).split('?')[0] ?? '')) return;
+      const requestURI = audit ? tenantViewUri(rawUrl) : '';
       const received = new Date();
       const started = process.hrtime.bigint();
       const auditID = randomUUID();

@@ -6,13 +6,18 @@ import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-con
 
 const LIMITS: TenantLimits = { seats: 50, queueLength: 50, queueTimeoutMs: 60_000 };
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Another tenant's request came and went: the adaptive limit applies only while the gateway is shared (ADR 0012, session 12). */
+async function neighbourSeen(limiter: FairLimiter): Promise<void> {
+  (await limiter.acquire('neighbour', LIMITS))();
+}
 
 describe('adaptive seats behind the FairLimiter', () => {
   it('probes one request at a time, then opens the initial limit; completions are samples, bare releases are not', async () => {
     const clock = { t: 0 };
     const seats = createAdaptiveSeats({ now: () => clock.t, settings: { probeSamples: 3, initialLimit: 4 } });
-    const limiter = new FairLimiter(seats);
+    const limiter = new FairLimiter(seats, undefined, { now: () => clock.t });
     seats.onRaised(() => limiter.wake());
+    await neighbourSeen(limiter);
     const first = await limiter.acquire('a', LIMITS);
     let second: Release | undefined;
     void limiter.acquire('a', LIMITS).then((r) => { second = r; });
@@ -41,6 +46,7 @@ describe('adaptive seats behind the FairLimiter', () => {
     const seats = createAdaptiveSeats({ settings: { probeMaxMs: 20, initialLimit: 3 } });
     const limiter = new FairLimiter(seats);
     seats.onRaised(() => limiter.wake());
+    await neighbourSeen(limiter);
     const slow = await limiter.acquire('a', LIMITS);
     const waiting = [limiter.acquire('b', LIMITS), limiter.acquire('c', LIMITS)];
     await settled();

@@ -31,8 +31,10 @@ describe('fairness filter', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('the fixed limit when adaptive seats are off; the adaptive one (probing first) by default', () => {
+  // Behaviour changed in session 12 (ADR 0012): the adaptive limit (probing first, 1) applies only while two
+  // tenants are active (fair-limiter-contention.test.ts); with none active the ceiling is what a lone tenant gets.
+  it('the fixed limit when adaptive seats are off; by default the ceiling while no two tenants are active', () => {
     assert.equal(createFairness({ totalSeats: 7, adaptive: { enabled: false } }).stats().limit, 7);
-    assert.equal(createFairness({ totalSeats: 7 }).stats().limit, 1);
+    assert.equal(createFairness({ totalSeats: 7 }).stats().limit, 7);
   });
 });
