@@ -10,6 +10,11 @@ export function isEventsV1(def: Pick<ResourceDef, 'group' | 'resource'>): boolea
   return def.group === EVENTS_GROUP && def.resource === 'events';
 }
 
+/** Storage key shared by every version of a resource (events.k8s.io Events are core Events, as in kube). */
+export function storageKeyOf(def: Pick<ResourceDef, 'group' | 'resource'>): string {
+  return isEventsV1(def) ? 'events' : resourceKey(def.group, def.resource);
+}
+
 export interface GroupInfo {
   name: string; // '' for core
   versions: string[]; // preferred first
@@ -58,10 +63,9 @@ export class ResourceCatalog {
     return undefined;
   }
 
-  /** Storage key shared by every version of a resource (events.k8s.io Events are core Events, as in kube). */
+  /** Storage key shared by every version of a resource (storageKeyOf). */
   storageKey(def: Pick<ResourceDef, 'group' | 'resource'>): string {
-    if (isEventsV1(def)) return 'events';
-    return resourceKey(def.group, def.resource);
+    return storageKeyOf(def);
   }
 
   /** The preferred definition behind a storage key ("deployments.apps"), for controllers that see raw store events. */

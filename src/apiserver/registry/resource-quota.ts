@@ -14,6 +14,7 @@ import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
 import { quantityNumber } from '../../core/quantity.ts';
+import { storageKeyOf } from './catalog.ts';
 
 const COUNT_KEYS: Record<string, string> = {
   pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets',
@@ -137,7 +138,9 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
 /** The storage key a quota key counts, and its group/resource. */
 function countedResource(key: string): { storage: string; group: string; resource: string } | undefined {
   const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(key);
-  if (count) return { storage: count[2] ? `${count[1]}.${count[2]}` : count[1] ?? '', group: count[2] ?? '', resource: count[1] ?? '' };
+  // Where the objects are stored, not the key's spelling: count/events.events.k8s.io counts the core Events
+  // (one storage, as kube's controller lists them through events.k8s.io), and its recount follows their writes.
+  if (count) return { storage: storageKeyOf({ group: count[2] ?? '', resource: count[1] ?? '' }), group: count[2] ?? '', resource: count[1] ?? '' };
   const plain = COUNT_KEYS[key];
   if (plain) return { storage: plain, group: '', resource: plain };
   if (key.startsWith('services.')) return { storage: 'services', group: '', resource: 'services' };
