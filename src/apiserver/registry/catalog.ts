@@ -10,11 +10,6 @@ export function isEventsV1(def: Pick<ResourceDef, 'group' | 'resource'>): boolea
   return def.group === EVENTS_GROUP && def.resource === 'events';
 }
 
-/** Storage key shared by every version of a resource (events.k8s.io Events are core Events, as in kube). */
-export function storageKeyOf(def: Pick<ResourceDef, 'group' | 'resource'>): string {
-  return isEventsV1(def) ? 'events' : resourceKey(def.group, def.resource);
-}
-
 export interface GroupInfo {
   name: string; // '' for core
   versions: string[]; // preferred first
@@ -63,9 +58,10 @@ export class ResourceCatalog {
     return undefined;
   }
 
-  /** Storage key shared by every version of a resource (storageKeyOf). */
+  /** Storage key shared by every version of a resource (events.k8s.io Events are core Events, as in kube). */
   storageKey(def: Pick<ResourceDef, 'group' | 'resource'>): string {
-    return storageKeyOf(def);
+    if (isEventsV1(def)) return 'events';
+    return resourceKey(def.group, def.resource);
   }
 
   /** The preferred definition behind a storage key ("deployments.apps"), for controllers that see raw store events. */

@@ -2,6 +2,7 @@
 // controller now recounts a namespace only for a resource one of its quotas counts). One quota per
 // namespace, counting what the case writes; used must follow each write, as kube's quota controller does.
 import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from '../../../../src/apiserver/server.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
 import type { ResourceDef } from '../../../../src/core/resources/resource-def.ts';
@@ -117,14 +118,21 @@ describe('embedded quota controller: writes that move a counted usage', () => {
     await follows(ns, 'count/widgets.example.com', '1', 'a Widget create');
   });
 
-  it('count/events.events.k8s.io counts Events, whichever API wrote them (one storage, as in kube)', async () => {
+  it('Events of either API are neither refused nor counted, as kube\'s quota ignores them', async () => {
     const ns = newNamespace();
-    quotaIn(ns, { 'count/events.events.k8s.io': '10', 'count/events': '10' });
-    server.registry.create(core('events'), ns, {
-      apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: ns },
-      involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'R', message: 'm', type: 'Normal',
+    quotaIn(ns, { 'count/events.events.k8s.io': '0', 'count/events': '0', 'count/secrets': '10' });
+    await follows(ns, 'count/secrets', '0', 'the quota was created');
+    const event = { involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'R', message: 'm', type: 'Normal' };
+    server.registry.create(core('events'), ns, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: ns }, ...event });
+    server.registry.create(def('events.k8s.io', 'v1', 'events'), ns, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e2', namespace: ns },
+      eventTime: new Date().toISOString(), reportingController: 'x/y', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal',
+      regarding: { kind: 'Pod', name: 'p', namespace: ns },
     });
-    await follows(ns, 'count/events', '1', 'an Event create');
-    await follows(ns, 'count/events.events.k8s.io', '1', 'an Event create');
+    // A counted write after the Events: its recount sees them too.
+    server.registry.create(core('secrets'), ns, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns } });
+    await follows(ns, 'count/secrets', '1', 'a Secret create');
+    assert.equal(used(ns)?.['count/events'], undefined, 'count/events is not counted');
+    assert.equal(used(ns)?.['count/events.events.k8s.io'], undefined, 'count/events.events.k8s.io is not counted');
   });
 });
