@@ -22,8 +22,9 @@ describe('embedded quota controller: writes that move a counted usage', () => {
   const core = (resource: string): ResourceDef => def('', 'v1', resource);
   const used = (namespace: string): Hard | undefined =>
     (server.registry.get(core('resourcequotas'), namespace, 'q').status as { used?: Hard } | undefined)?.used;
-  const follows = (namespace: string, key: string, value: string, what: string): Promise<void> =>
-    eventually(async () => used(namespace)?.[key] === value, `${key}=${value} after ${what} (used: ${JSON.stringify(used(namespace))})`);
+  const follows = async (namespace: string, key: string, value: string, what: string): Promise<void> => {
+    await eventually(async () => used(namespace)?.[key] === value, `${key}=${value} after ${what}`);
+  };
   const newNamespace = (): string => {
     const name = `q${namespaceCount++}`;
     server.registry.create(core('namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });

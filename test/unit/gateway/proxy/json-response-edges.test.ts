@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendTranslatedJson } from '../../../../src/gateway/proxy/json-response.ts';
 import { STEP_BODY_BYTES } from '../../../../src/http/yield-to-loop.ts';
+import { plainGet } from '../../../helpers/plain-get.ts';
 
 interface Script { headers: Record<string, string>; pieces: Buffer[]; cut?: boolean }
 
@@ -47,17 +48,6 @@ before(async () => {
 });
 after(() => { upstream.close(); front.close(); });
 
-async function fetchFront(): Promise<{ status: number; text: string }> {
-  const port = (front.address() as AddressInfo).port;
-  return await new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject);
-  });
-}
-
 /** `{"data":{"k":"<filler>€"}}` of exactly `bytes` bytes, split in the middle of its '€' (3 bytes). */
 function splitAnswer(bytes: number): { text: string; pieces: Buffer[] } {
   const shell = '{"data":{"k":"€"}}';
@@ -75,7 +65,7 @@ describe('sendTranslatedJson: the small path at its edges', () => {
         const { text, pieces } = splitAnswer(bytes);
         assert.equal(Buffer.byteLength(text), bytes);
         script = { headers: { 'content-type': 'application/json', ...(framing === 'content-length' ? { 'content-length': String(bytes) } : {}) }, pieces };
-        const res = await fetchFront();
+        const res = await plainGet((front.address() as AddressInfo).port);
         assert.equal(res.status, 200);
         assert.equal(res.text, text);
       });
@@ -87,7 +77,7 @@ describe('sendTranslatedJson: the small path at its edges', () => {
       const before = settled;
       const { pieces } = splitAnswer(bytes);
       script = { headers: { 'content-type': 'application/json' }, pieces: [pieces[0] ?? Buffer.alloc(0)], cut: true };
-      const res = await fetchFront();
+      const res = await plainGet((front.address() as AddressInfo).port);
       assert.equal(res.status, 503);
       assert.equal(JSON.parse(res.text).reason, 'ServiceUnavailable');
       assert.equal(settled, before + 1, 'the answer resolved, not a hang');
