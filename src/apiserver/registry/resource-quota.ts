@@ -20,6 +20,18 @@ const COUNT_KEYS: Record<string, string> = {
   persistentvolumeclaims: 'persistentvolumeclaims', replicationcontrollers: 'replicationcontrollers', resourcequotas: 'resourcequotas',
 };
 
+/**
+ * Events are ignored by kube's quota system, admission and controller alike (install.DefaultIgnoredResources,
+ * "events haven't been quota-ed before"): an Event create is never refused, and count/events or
+ * count/events.events.k8s.io never show in status.used. (Kube 1.20 ignored core events only: there
+ * count/events.events.k8s.io counted every stored Event; this server answers as its own build, 1.33.)
+ */
+const IGNORED = new Set(['/events', 'events.k8s.io/events']);
+
+function ignored(def: Pick<ResourceDef, 'group' | 'resource'>): boolean {
+  return IGNORED.has(`${def.group}/${def.resource}`);
+}
+
 /** Storage keys whose objects a quota can count (count/<resource> keys may name any other). */
 export const QUOTA_COUNTED = new Set([...Object.values(COUNT_KEYS)]);
 
@@ -85,6 +97,7 @@ function counts(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject): 
 
 /** What one object adds to a quota key, or undefined when the key does not concern it. */
 function usageOf(def: Pick<ResourceDef, 'group' | 'resource'>, obj: KubeObject, key: string): number | undefined {
+  if (ignored(def)) return undefined;
   const qualified = def.group ? `${def.resource}.${def.group}` : def.resource;
   if (key === `count/${qualified}` || (def.group === '' && COUNT_KEYS[def.resource] === key)) return 1;
   if (def.group === '' && def.resource === 'pods' && isComputeKey(key)) return podUsage(obj, key);
@@ -137,6 +150,7 @@ export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) 
 /** The storage key a quota key counts, and its group/resource. */
 function countedResource(key: string): { storage: string; group: string; resource: string } | undefined {
   const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(key);
+  if (count && ignored({ group: count[2] ?? '', resource: count[1] ?? '' })) return undefined;
   if (count) return { storage: count[2] ? `${count[1]}.${count[2]}` : count[1] ?? '', group: count[2] ?? '', resource: count[1] ?? '' };
   const plain = COUNT_KEYS[key];
   if (plain) return { storage: plain, group: '', resource: plain };

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { sendTranslatedJson } from '../../../../src/gateway/proxy/json-response.ts';
 import { translateBody } from '../../../../src/gateway/forward/response-pipe.ts';
 import { STEP_BODY_BYTES } from '../../../../src/http/yield-to-loop.ts';
+import { plainGet } from '../../../helpers/plain-get.ts';
 
 const OWN = 'aaaaaa';
 const OTHER = 'bbbbbb';
@@ -52,14 +53,7 @@ after(() => { upstream.close(); front.close(); });
 
 async function through(status: number, body: string): Promise<{ status: number; text: string }> {
   answer = { status, body };
-  const port = (front.address() as AddressInfo).port;
-  return await new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject);
-  });
+  return await plainGet((front.address() as AddressInfo).port);
 }
 
 const word = fc.constantFrom('web', 'shop', 'x', 'kube-system', 'default', 'välue');

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { notFound } from '../../../../src/core/api-error.ts';
 import { sendTranslatedJson, type JsonResponseOptions } from '../../../../src/gateway/proxy/json-response.ts';
+import { plainGet, type PlainAnswer } from '../../../helpers/plain-get.ts';
 
 interface Canned { status: number; headers: Record<string, string | string[]>; body: Buffer | string }
 
@@ -31,15 +32,8 @@ before(async () => {
 });
 after(() => { upstream.close(); front.close(); });
 
-async function fetchFront(): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawHeaders: string[]; text: string }> {
-  const port = (front.address() as AddressInfo).port;
-  return await new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, text: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject);
-  });
+async function fetchFront(): Promise<PlainAnswer> {
+  return await plainGet((front.address() as AddressInfo).port);
 }
 
 const json = { 'Content-Type': 'application/json' };
