@@ -29,7 +29,9 @@ export function createAppliedRecord(): AppliedRecord {
     },
     record(key, hash, result) {
       // One entry per (member, object): the same manifest's hash and "g1" on every member are one string each.
-      if (result) applied.set(key, { hash: viewStrings.string(hash), version: viewStrings.string(versionOf(result)) });
+      // A resourceVersion is one object's alone: interned, 100,000 of them only flushed the table the views share.
+      const version = result ? versionOf(result) : '';
+      if (result) applied.set(key, { hash: viewStrings.string(hash), version: version.startsWith('g') ? viewStrings.string(version) : version });
       else applied.delete(key);
     },
     forget(key) {

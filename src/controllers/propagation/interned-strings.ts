@@ -14,7 +14,18 @@
 // property array, as the largest part of what the engine keeps per pair. One
 // frozen copy per distinct JSON text serves them all; frozen, because a reader
 // that changed a shared value would change every sibling's.
+//
+// Each table is bounded by its text too, not only by its entries: an entry
+// outlives its objects until the table is dropped, and some values are a
+// tenant's (a policy's placement is every binding's, a condition's message
+// quotes its objects): 200,000 distinct values of a MB each, one per write, would
+// have kept GBs of text no object held any more (v2's review). A value or string
+// longer than a part of the bound is not kept at all (a frozen copy of its own):
+// one tenant's large values cannot flush everyone's shared copies at each write.
 const MAX_ENTRIES = 200_000;
+const MAX_CHARS = 32 * 1024 * 1024;
+/** A value this part of the bound or longer is not kept (frozen all the same). */
+const LARGEST_KEPT = 1 / 128;
 
 export interface Interner {
   /** The one copy of this string. */
@@ -28,17 +39,13 @@ export interface Interner {
   shared<T>(value: T): T;
   /** Entries held (tests). */
   size(): number;
+  /** Characters of text held by both tables (tests). */
+  chars(): number;
 }
 
-export function createInterner(maxEntries = MAX_ENTRIES): Interner {
-  let table = new Map<string, string>();
-  const string = (s: string): string => {
-    const known = table.get(s);
-    if (known !== undefined) return known;
-    if (table.size >= maxEntries) table = new Map();
-    table.set(s, s);
-    return s;
-  };
+export function createInterner(maxEntries = MAX_ENTRIES, maxChars = MAX_CHARS): Interner {
+  const strings = boundedTable<string>(maxEntries, maxChars);
+  const string = (s: string): string => strings.get(s) ?? strings.keep(s, s);
   const json = <T>(value: T): T => {
     if (typeof value === 'string') return string(value) as T;
     if (Array.isArray(value)) return value.map(json) as T;
@@ -46,19 +53,34 @@ export function createInterner(maxEntries = MAX_ENTRIES): Interner {
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)])) as T;
     return value;
   };
-  let values = new Map<string, unknown>();
+  const values = boundedTable<unknown>(maxEntries, maxChars);
   const shared = <T>(value: T): T => {
     if (typeof value === 'string') return string(value) as T;
     if (value === null || typeof value !== 'object') return value;
     const text = JSON.stringify(value);
     const known = values.get(text);
     if (known !== undefined) return known as T;
-    const copy = deepFreeze(json(value));
-    if (values.size >= maxEntries) values = new Map();
-    values.set(text, copy);
-    return copy;
+    return values.keep(text, deepFreeze(json(value))) as T;
   };
-  return { string, json, shared, size: () => table.size + values.size };
+  return { string, json, shared, size: () => strings.size() + values.size(), chars: () => strings.chars() + values.chars() };
+}
+
+/** A map from text to its one copy, dropped whole past `maxEntries` entries or `maxChars` characters of keys. */
+function boundedTable<V>(maxEntries: number, maxChars: number): { get(key: string): V | undefined; keep(key: string, value: V): V; size(): number; chars(): number } {
+  let map = new Map<string, V>();
+  let chars = 0;
+  return {
+    get: (key) => map.get(key),
+    keep(key, value) {
+      if (key.length >= maxChars * LARGEST_KEPT) return value;
+      if (map.size >= maxEntries || chars + key.length > maxChars) { map = new Map(); chars = 0; }
+      map.set(key, value);
+      chars += key.length;
+      return value;
+    },
+    size: () => map.size,
+    chars: () => chars,
+  };
 }
 
 function deepFreeze<T>(value: T): T {

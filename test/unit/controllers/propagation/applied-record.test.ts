@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAppliedRecord } from '../../../../src/controllers/propagation/applied-record.ts';
+import { viewStrings } from '../../../../src/controllers/propagation/interned-strings.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
 
 const obj = (meta: { generation?: number; resourceVersion: string }): KubeObject => ({ metadata: { name: 'x', ...meta } });
@@ -28,5 +29,16 @@ describe('applied record (skip an unchanged apply, undo drift on the member)', (
     record.record('k', 'h', obj({ generation: 1, resourceVersion: '1' }));
     record.forget('k');
     assert.equal(record.unchanged('k', 'h', obj({ generation: 1, resourceVersion: '1' })), false);
+  });
+
+  it('intern no resourceVersion: each is one object\'s, and 100,000 of them would flush the table every view shares', () => {
+    const record = createAppliedRecord();
+    const before = viewStrings.size();
+    for (let i = 0; i < 1_000; i++) {
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, resourceVersion: String(900_000 + i) } };
+      record.record(`member1/cm-${i}`, 'hash-a', cm);
+      assert.equal(record.unchanged(`member1/cm-${i}`, 'hash-a', cm), true);
+    }
+    assert.ok(viewStrings.size() - before <= 2, `${viewStrings.size() - before} entries for 1,000 ConfigMaps`);
   });
 });

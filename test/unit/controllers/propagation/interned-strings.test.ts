@@ -49,4 +49,32 @@ describe('interned strings (one copy of what the engine views repeat)', () => {
       assert.ok(interner.size() <= 2 * bound, 'both tables are dropped past their bound');
     }), { numRuns: 200 });
   });
+
+  it('keep no more text than their bound: a tenant\'s large values, new at each write, do not pile up (adversarial)', () => {
+    // A policy's placement is every binding's: 1,000 rewrites of a 40 KB placement were 40 MB kept after their bindings moved on.
+    const interner = createInterner(200_000, 400_000);
+    const placement = (i: number): object => ({ clusterAffinity: { clusterNames: [`${'m'.repeat(2_000)}-${i}`] } });
+    const first = interner.shared(placement(0));
+    const firstName = interner.string(`${'n'.repeat(2_000)}-0`);
+    for (let i = 1; i < 1_000; i++) {
+      interner.shared(placement(i));
+      interner.string(`${'n'.repeat(2_000)}-${i}`);
+      assert.ok(interner.chars() <= 2 * 400_000, `${interner.chars()} characters held after ${i} writes`);
+    }
+    assert.notEqual(interner.shared(placement(0)), first, 'the first copy went with its table');
+    assert.deepEqual(interner.shared(placement(0)), placement(0));
+    assert.equal(interner.string(`${'n'.repeat(2_000)}-0`), firstName);
+  });
+
+  it('keep no value or string of a large part of the bound, and share it no more (one write cannot flush the table)', () => {
+    const interner = createInterner(200_000, 128_000);
+    const small = interner.shared({ app: 'web' });
+    const big = { data: 'x'.repeat(1_000) };
+    const copy = interner.shared(big);
+    assert.ok(Object.isFrozen(copy), 'frozen as every view part');
+    assert.deepEqual(copy, big);
+    assert.notEqual(interner.shared(big), copy, 'not kept');
+    assert.equal(interner.shared({ app: 'web' }), small, 'the small shared copy stays');
+    assert.equal(interner.chars(), JSON.stringify({ app: 'web' }).length + 'web'.length, 'the small value and its string only');
+  });
 });
