@@ -112,6 +112,9 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
   };
 
   const emit = (type: InformerEventType, obj: T, old: T | undefined): void => {
+    // A large event parsed in slices resumes after the turns it yields: stop() may have come meanwhile,
+    // and a handler run for a stopped owner may start what no one stops any more.
+    if (stopped) return;
     try {
       options.onEvent?.(type, obj, old);
     } catch (err) {

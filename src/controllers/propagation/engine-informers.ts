@@ -216,6 +216,7 @@ export function startEngineInformers(upstream: Upstream, onChange: (event: Chang
     resourceOf: rows.resourceOf,
     resourceById: rows.resourceById,
     watchTemplates(resource, tenantId) {
+      if (stopped) return; // a refresh in flight at stop(): an informer started now would be stopped by no one
       const row = resource.custom ? rows.register(resource) : resource;
       let mine = tenantTemplates.get(tenantId);
       if (mine?.has(row)) return;

@@ -42,6 +42,9 @@ export function createMemberPool(options: {
 }): MemberPool {
   const members = new Map<string, Member>();
   const synced = new Set<Informer<KubeObject>>();
+  // A pass in flight at stop() resumes after it: what it would build then is stopped by no one (a watch
+  // retrying the closed member for ever kept the process alive), so nothing is built once stopped.
+  let stopped = false;
 
   async function readSecret(cluster: Cluster): Promise<{ data?: Record<string, string>; metadata?: { resourceVersion?: string } } | undefined> {
     const ref = cluster.spec.secretRef;
@@ -69,6 +72,7 @@ export function createMemberPool(options: {
     const specVersion = JSON.stringify(cluster.spec.apiEndpoint) + JSON.stringify(cluster.spec.secretRef);
     if (existing && existing.version.startsWith(specVersion)) return existing;
     const secret = await readSecret(cluster);
+    if (stopped) return undefined;
     const version = `${specVersion}#${secret?.metadata?.resourceVersion ?? ''}`;
     if (existing && existing.version === version) return existing;
     drop(name);
@@ -86,7 +90,7 @@ export function createMemberPool(options: {
 
   return {
     async client(cluster) {
-      return (await memberOf(cluster))?.client;
+      return stopped ? undefined : (await memberOf(cluster))?.client;
     },
     observed(clusterName, resource, namespace, name) {
       const informer = members.get(clusterName)?.informers.get(resource);
@@ -98,7 +102,7 @@ export function createMemberPool(options: {
       if (!member || member.informers.has(resource)) return;
       // Kept under the template's row; listed in the version the member serves (member-version.ts).
       const row = await memberRowOf(member.client, resource);
-      if (member.informers.has(resource)) return;
+      if (stopped || member.informers.has(resource) || members.get(cluster.metadata.name ?? '') !== member) return;
       const informer = startInformer<KubeObject>({
         upstream: member.client,
         listPath: allNamespacesPath(row),
@@ -116,6 +120,7 @@ export function createMemberPool(options: {
     },
     forget: drop,
     stop() {
+      stopped = true;
       for (const name of [...members.keys()]) drop(name);
     },
   };
