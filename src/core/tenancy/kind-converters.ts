@@ -18,6 +18,7 @@ import { toTenantDnsName, toTenantNamespaceSelector, toUpstreamDnsName, toUpstre
 import type { TenantContext } from './tenant-context.ts';
 import { HELD_NODE_SELECTOR_KEY, showTenantView } from '../propagation/host-hold.ts';
 import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
+import { scrubText } from './status-translation.ts';
 import { toUpstreamSubjects } from './rbac-subjects.ts';
 import { mapLabelKeys, MAX_LABEL_PREFIX, overlongRoleLabelKey, toTenantRoleLabelKey, toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
 
@@ -186,14 +187,26 @@ const crd: KindConverter = {
   },
 };
 
+/**
+ * An Event's text is written by whoever reports it, most often the host's or a member's own components, in
+ * upstream names: the scheduler's preemption event on the victim reads "Preempted by <ns>/<pod> on node ..."
+ * with the preemptor's namespace, which may be another tenant's (its id, the key to its upstream names). Like
+ * every upstream message (row M), it is read through scrubText: the caller's own prefix goes, another
+ * tenant's prefixed names and host paths are hidden. JSON, watch and the Tables built from them alike.
+ */
+function scrubEventText(ctx: TenantContext, obj: KubeObject, field: 'message' | 'note'): void {
+  const text = (obj as Obj)[field];
+  if (typeof text === 'string') (obj as Obj)[field] = scrubText(ctx.id, text, ctx.isTenantId);
+}
+
 const coreEvent: KindConverter = {
   in(ctx, obj) { refIn(ctx, obj, 'involvedObject'); refIn(ctx, obj, 'related'); },
-  out(ctx, obj) { refOut(ctx, obj, 'involvedObject'); refOut(ctx, obj, 'related'); return true; },
+  out(ctx, obj) { refOut(ctx, obj, 'involvedObject'); refOut(ctx, obj, 'related'); scrubEventText(ctx, obj, 'message'); return true; },
 };
 
 const eventsEvent: KindConverter = {
   in(ctx, obj) { refIn(ctx, obj, 'regarding'); refIn(ctx, obj, 'related'); },
-  out(ctx, obj) { refOut(ctx, obj, 'regarding'); refOut(ctx, obj, 'related'); return true; },
+  out(ctx, obj) { refOut(ctx, obj, 'regarding'); refOut(ctx, obj, 'related'); scrubEventText(ctx, obj, 'note'); return true; },
 };
 
 const endpoints: KindConverter = {

@@ -12,7 +12,10 @@
 //     uid (read upstream: the host's garbage collector follows uids);
 //  5. PVC volumeName: a claim binds only to a volume offered to it (read
 //     upstream: PersistentVolumes are the platform's);
-//  6. quota (cpu, memory, storage), then 7. object counts (namespaces, objects
+//  6. reserved references: a `system-*` priority class in a pod spec, a
+//     volume in a StatefulSet's claim templates (the host's controllers follow
+//     them, not the gateway: reserved-references-admitter.ts);
+//  7. quota (cpu, memory, storage), then 8. object counts (namespaces, objects
 //     per resource): last, because they are the admitters with state (the
 //     tenant's lock and usage snapshot; a reserved object) and an object
 //     refused above must not take it.

@@ -11,6 +11,7 @@ import { karmadaPolicyAdmitter } from './karmada-policies.ts';
 import { quotaAdmitter } from './quota-admitter.ts';
 import { ownerReferencesAdmitter } from './owner-references-admitter.ts';
 import { pvcVolumeAdmitter } from './pvc-volume-admitter.ts';
+import { reservedReferencesAdmitter } from './reserved-references-admitter.ts';
 import { objectCountAdmitter } from './object-count-admitter.ts';
 import type { ObjectCounts } from './object-counts.ts';
 
@@ -36,6 +37,7 @@ export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionC
     karmadaPolicyAdmitter(),
     ownerReferencesAdmitter(options.upstream),
     pvcVolumeAdmitter(options.upstream),
+    reservedReferencesAdmitter(),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
     objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals, ...(options.counts ? { counts: options.counts } : {}) }),
   ]);

@@ -60,7 +60,7 @@ describe('admission chain', () => {
 
   it('the gateway\'s chain runs RBAC escalation, Pod Security labels, Karmada policies, then the two quotas', () => {
     const chain = createWriteAdmission({ upstream: {} as never, tenants: { byId: () => undefined } as never, policies: { indexFor: () => { throw new Error('unused'); } } });
-    assert.deepEqual(chain.order, ['rbac-escalation', 'pod-security-labels', 'karmada-policies', 'owner-references', 'pvc-volume', 'quota', 'object-count-quota']);
+    assert.deepEqual(chain.order, ['rbac-escalation', 'pod-security-labels', 'karmada-policies', 'owner-references', 'pvc-volume', 'reserved-references', 'quota', 'object-count-quota']);
   });
 });
 

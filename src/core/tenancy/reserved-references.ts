@@ -1,0 +1,102 @@
+// Fields of a workload that name a shared object the host's or a member's own
+// controllers follow, not the gateway, and that a tenant may not name:
+//  - a pod's priorityClassName `system-*`: kube reserves the prefix for its
+//    built-in system-node-critical and system-cluster-critical (2,000,001,000
+//    and 2,000,000,000). Since kube 1.17 any namespace may use them unless the
+//    cluster's admins configured otherwise; such a pod preempts any other pod on
+//    a full node (another tenant's: the scheduler evicts them) and is the last
+//    the kubelet evicts under pressure. Platform-made classes (shown read-only)
+//    stay usable: offering them is the platform's choice;
+//  - a StatefulSet's volumeClaimTemplates[].spec.volumeName: the host's (or a
+//    member's) StatefulSet controller makes each claim with the template's
+//    spec, and the volume binder binds a claim naming an Available volume to
+//    it, so the claim the gateway's PVC check (pvc-volume-admitter.ts) never
+//    sees would take the platform's volume and whatever data it holds.
+// On a member, the tenant's copy comes out of its overrides, which no gateway
+// admission judged: there a claim's volumeName is refused too (the template's
+// own is pruned, build-work.ts; only an override can put one back).
+// Pure: the gateway's admitter and the engine's member check share it.
+import { isObject } from '../types.ts';
+
+type Obj = Record<string, unknown>;
+
+/** One refused field: where (tenant-readable path), what it names, and why it is refused. */
+export interface ReservedReference {
+  field: string;
+  value: string;
+  why: string;
+}
+
+export const RESERVED_PRIORITY_PREFIX = 'system-';
+
+const PRIORITY_WHY = 'is reserved for the cluster\'s own components (it would preempt other tenants\' pods)';
+const VOLUME_WHY = 'names a PersistentVolume; volumes are the platform\'s, and a claim binds only to a volume provisioned or reserved for it';
+
+const at = (obj: unknown, ...path: string[]): unknown => {
+  let v: unknown = obj;
+  for (const key of path) v = isObject(v) ? v[key] : undefined;
+  return v;
+};
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). */
+const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
+  '/Pod': ['spec'],
+  '/PodTemplate': ['template', 'spec'],
+  '/ReplicationController': ['spec', 'template', 'spec'],
+  'apps/Deployment': ['spec', 'template', 'spec'],
+  'apps/ReplicaSet': ['spec', 'template', 'spec'],
+  'apps/StatefulSet': ['spec', 'template', 'spec'],
+  'apps/DaemonSet': ['spec', 'template', 'spec'],
+  'batch/Job': ['spec', 'template', 'spec'],
+  'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+};
+
+const groupOf = (apiVersion: unknown): string => {
+  const text = typeof apiVersion === 'string' ? apiVersion : '';
+  const slash = text.indexOf('/');
+  return slash < 0 ? '' : text.slice(0, slash);
+};
+
+/** The kind key of an object (its apiVersion's group and its kind), or of a request (`group`, `kind`). */
+export const kindKey = (group: string, kind: string): string => `${group}/${kind}`;
+export const kindKeyOf = (obj: { apiVersion?: unknown; kind?: unknown }): string => kindKey(groupOf(obj.apiVersion), typeof obj.kind === 'string' ? obj.kind : '');
+
+/** The reserved priority class a pod spec of this object names, with the field's path. */
+function reservedPriority(key: string, body: Obj): ReservedReference[] {
+  const path = POD_SPEC_PATHS[key];
+  if (!path) return [];
+  const name = at(body, ...path, 'priorityClassName');
+  if (typeof name !== 'string' || !name.startsWith(RESERVED_PRIORITY_PREFIX)) return [];
+  return [{ field: [...path, 'priorityClassName'].join('.'), value: name, why: PRIORITY_WHY }];
+}
+
+/** A claim's volumeName, on a PersistentVolumeClaim itself or in a StatefulSet's claim templates. */
+export function claimVolumeNames(key: string, body: Obj): ReservedReference[] {
+  const named = (field: string, value: unknown): ReservedReference[] => (typeof value === 'string' && value !== '' ? [{ field, value, why: VOLUME_WHY }] : []);
+  if (key === '/PersistentVolumeClaim') return named('spec.volumeName', at(body, 'spec', 'volumeName'));
+  if (key !== 'apps/StatefulSet') return [];
+  return list(at(body, 'spec', 'volumeClaimTemplates')).flatMap((t, i) => named(`spec.volumeClaimTemplates[${i}].spec.volumeName`, at(t, 'spec', 'volumeName')));
+}
+
+/**
+ * What a tenant's write may not name on the host: a reserved priority class in a pod spec, a volume in a
+ * StatefulSet's claim templates. (A PersistentVolumeClaim's own volumeName is judged with a read of the
+ * volume, pvc-volume-admitter.ts.)
+ */
+export function hostReservedReferences(key: string, body: unknown): ReservedReference[] {
+  if (!isObject(body)) return [];
+  return [...reservedPriority(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : [])];
+}
+
+/** What a member's copy of a tenant's object may not hold: a reserved priority class, any claim volumeName. */
+export function memberReservedReferences(obj: unknown): ReservedReference[] {
+  if (!isObject(obj)) return [];
+  const key = kindKeyOf(obj);
+  return [...reservedPriority(key, obj), ...claimVolumeNames(key, obj)];
+}
+
+/** The refusal text for the first reference, in the tenant's terms. */
+export function describeReserved(ref: ReservedReference): string {
+  return `${ref.field}: "${ref.value}" ${ref.why}`;
+}
