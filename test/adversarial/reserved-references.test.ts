@@ -1,0 +1,206 @@
+// Boundary: what the cluster's own controllers follow for a tenant, and what
+// they write back (session 13, a1). Globex attacks, acme is the victim:
+//  - a `system-*` priority class in a pod spec (the scheduler would preempt
+//    acme's pods for it, the kubelet evict them first): Pod, Deployment,
+//    merge patch, server-side apply → 403 in globex's terms, nothing stored;
+//  - a volume named in a StatefulSet's claim templates (the host's StatefulSet
+//    controller makes the claim, the binder hands the platform's volume over):
+//    403, nothing stored;
+//  - the same two through OverridePolicies on member2 (an override is judged by
+//    no gateway admission): member2 gets neither copy, the Work says why;
+//  - an Event the host's scheduler writes in globex's namespace about a pod of
+//    acme's (kube 1.20: "Preempted by <ns>/<pod> on node <node>"): globex reads
+//    it by get, list, watch, events.k8s.io and the all-namespaces Table without
+//    acme's id, and its own namespace in its own terms.
+// Judged on the host and on member2 directly, never only by the gateway's answer.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../src/core/types.ts';
+import { PATCH } from '../helpers/kube-http.ts';
+import { eventually } from '../helpers/poll.ts';
+import { useAdversaryEnv } from './support/adversary-env.ts';
+import { assertRefused, consistently } from './support/verdicts.ts';
+
+const RESTRICTED = { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
+const podSpec = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...extra, containers: [{ name: 'c', image: 'nginx', securityContext: RESTRICTED }] });
+const deployment = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'app' },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec(extra) } },
+});
+const PLATFORM_PV = (name: string): KubeObject => ({
+  apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name },
+  spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', hostPath: { path: `/tmp/${name}` } },
+} as KubeObject);
+
+const GLOBEX_MEMBER_ATTACK = `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: { name: grab, namespace: app }
+spec: { accessModes: [ReadWriteOnce], storageClassName: "", resources: { requests: { storage: 1Gi } } }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: bully, namespace: app }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: bully } }
+  template:
+    metadata: { labels: { app: bully } }
+    spec:
+      containers:
+      - name: c
+        image: nginx
+        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: { name: attack, namespace: app }
+spec:
+  resourceSelectors:
+  - { apiVersion: v1, kind: PersistentVolumeClaim, name: grab }
+  - { apiVersion: apps/v1, kind: Deployment, name: bully }
+  placement: { clusterAffinity: { clusterNames: [member2] } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: { name: grab, namespace: app }
+spec:
+  resourceSelectors: [{ apiVersion: v1, kind: PersistentVolumeClaim, name: grab }]
+  overrideRules:
+  - targetCluster: { clusterNames: [member2] }
+    overriders: { plaintext: [{ path: /spec/volumeName, operator: add, value: member-pv }] }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: { name: bully, namespace: app }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: bully }]
+  overrideRules:
+  - targetCluster: { clusterNames: [member2] }
+    overriders: { plaintext: [{ path: /spec/template/spec/priorityClassName, operator: add, value: system-node-critical }] }
+`;
+
+describe('adversarial: reserved references and host-written text', { timeout: 300_000 }, () => {
+  const env = useAdversaryEnv('reserved-references');
+  let acmeId = '';
+  let globexId = '';
+  const globex = () => env.http('globex');
+  const onHost = async (path: string): Promise<KubeObject | undefined> => {
+    const res = await env.host().request<KubeObject>('GET', path);
+    return res.status === 200 ? res.body : undefined;
+  };
+
+  before(async () => {
+    acmeId = env.idOf('acme');
+    globexId = env.idOf('globex');
+    await env.as('acme')('create', 'namespace', 'shop');
+    await env.as('globex')('create', 'namespace', 'app');
+    await env.as('globex')('create', 'deployment', 'plain', '-n', 'app', '--image=nginx', '--replicas=0');
+    for (const [where, client] of [['host', env.host()], ['member2', env.member('member2')]] as const) {
+      const res = await client.request('POST', '/api/v1/persistentvolumes', PLATFORM_PV(where === 'host' ? 'host-pv' : 'member-pv'));
+      assert.equal(res.status, 201, `the platform's volume on ${where}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  it('a system-* priority class is refused in every pod spec and every write, in globex\'s terms, and nothing is stored', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'critical', namespace: 'app' }, spec: podSpec({ priorityClassName: 'system-node-critical' }) };
+    assertRefused(await globex().post('/api/v1/namespaces/app/pods', pod), 403, 'Pod with system-node-critical', [acmeId, globexId]);
+    assertRefused(await globex().post('/apis/apps/v1/namespaces/app/deployments', deployment('critical', { priorityClassName: 'system-cluster-critical' })), 403, 'Deployment with system-cluster-critical', [acmeId, globexId]);
+    const merge = await globex().patch('/apis/apps/v1/namespaces/app/deployments/plain', PATCH.merge, { spec: { template: { spec: { priorityClassName: 'system-node-critical' } } } });
+    assertRefused(merge, 403, 'merge patch adding system-node-critical', [acmeId, globexId]);
+    const apply = await globex().patch('/apis/apps/v1/namespaces/app/deployments/applied?fieldManager=hank', PATCH.apply, JSON.stringify(deployment('applied', { priorityClassName: 'system-node-critical' })));
+    assertRefused(apply, 403, 'server-side apply with system-node-critical', [acmeId, globexId]);
+    const kubectlRun = await env.run('globex', 'run', 'critical2', '-n', 'app', '--image=nginx', '--overrides={"spec":{"priorityClassName":"system-cluster-critical"}}');
+    assert.notEqual(kubectlRun.code, 0, `kubectl run with system-cluster-critical: ${kubectlRun.stdout}`);
+    assert.match(kubectlRun.stderr, /reserved/, kubectlRun.stderr);
+    assert.equal(await onHost(`/api/v1/namespaces/${globexId}-app/pods/critical`), undefined, 'no critical Pod on the host');
+    assert.equal(await onHost(`/api/v1/namespaces/${globexId}-app/pods/critical2`), undefined, 'no critical2 Pod on the host');
+    assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/deployments/critical`), undefined, 'no critical Deployment on the host');
+    assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/deployments/applied`), undefined, 'no applied Deployment on the host');
+    const plain = await onHost(`/apis/apps/v1/namespaces/${globexId}-app/deployments/plain`);
+    assert.equal((plain?.spec as { template?: { spec?: { priorityClassName?: string } } } | undefined)?.template?.spec?.priorityClassName, undefined, 'plain keeps no priority class');
+    // A class the platform made is the platform's offer: usable.
+    const offered = await env.host().request('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'tenant-high' }, value: 1000 });
+    assert.equal(offered.status, 201, JSON.stringify(offered.body));
+    const ok = await globex().post('/apis/apps/v1/namespaces/app/deployments', deployment('offered', { priorityClassName: 'tenant-high' }));
+    assert.equal(ok.status, 201, `a platform-offered class is usable: ${ok.text.slice(0, 300)}`);
+  });
+
+  it('a StatefulSet claim template naming the platform\'s volume is refused, nothing stored on the host', async () => {
+    const sts = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'app' },
+      spec: {
+        replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: podSpec() },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: '', volumeName: 'host-pv', resources: { requests: { storage: '1Gi' } } } }],
+      },
+    };
+    assertRefused(await globex().post('/apis/apps/v1/namespaces/app/statefulsets', sts), 403, 'StatefulSet claim template naming host-pv', [acmeId, globexId]);
+    assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/statefulsets/db`), undefined, 'no StatefulSet db on the host');
+    const pv = await onHost('/api/v1/persistentvolumes/host-pv');
+    assert.equal((pv?.spec as { claimRef?: unknown } | undefined)?.claimRef, undefined, 'host-pv is offered to nobody');
+  });
+
+  it('overrides cannot put a volume or a system priority on member2: neither copy lands, the Work says why', async () => {
+    await env.apply('globex', GLOBEX_MEMBER_ATTACK, 'globex-member-attack.yaml');
+    const bindingSays = async (name: string): Promise<string | undefined> => {
+      const res = await globex().get(`/apis/work.karmada.io/v1alpha2/namespaces/app/resourcebindings/${name}`);
+      const agg = (res.body as { status?: { aggregatedStatus?: Array<{ clusterName?: string; appliedMessage?: string }> } } | undefined)?.status?.aggregatedStatus ?? [];
+      return agg.find((a) => a.clusterName === 'member2')?.appliedMessage;
+    };
+    // The positive signal: the engine acted on both and said why on each binding.
+    const pvcWhy = await eventually(() => bindingSays('grab-persistentvolumeclaim'), 'the claim\'s binding says why');
+    assert.match(pvcWhy, /spec\.volumeName: "member-pv"/);
+    const deployWhy = await eventually(() => bindingSays('bully-deployment'), 'the Deployment\'s binding says why');
+    assert.match(deployWhy, /priorityClassName: "system-node-critical" is reserved/);
+    for (const text of [pvcWhy, deployWhy]) assert.ok(!text.includes(`${globexId}-`) && !text.includes(`${acmeId}-`), `in globex's terms: ${text}`);
+    const member2 = env.member('member2');
+    await consistently(async () => {
+      const pvc = await member2.request<KubeObject>('GET', `/api/v1/namespaces/${globexId}-app/persistentvolumeclaims/grab`);
+      if (pvc.status === 200) return `globex's claim is on member2 (volumeName ${String((pvc.body.spec as { volumeName?: string }).volumeName)})`;
+      const deploy = await member2.request<KubeObject>('GET', `/apis/apps/v1/namespaces/${globexId}-app/deployments/bully`);
+      if (deploy.status === 200) return 'globex\'s bully Deployment is on member2';
+      const pv = await member2.request<KubeObject>('GET', '/api/v1/persistentvolumes/member-pv');
+      if ((pv.body.spec as { claimRef?: unknown }).claimRef !== undefined) return 'member-pv was claimed';
+      return undefined;
+    }, 'member2 after the override attack');
+  });
+
+  it('an Event the host writes about another tenant\'s pod reaches globex without acme\'s id, in every read', async () => {
+    const victim = `${globexId}-app`;
+    const write = async (name: string, message: string): Promise<void> => {
+      const res = await env.host().request('POST', `/api/v1/namespaces/${victim}/events`, {
+        apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: victim },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'victim', namespace: victim },
+        related: { apiVersion: 'v1', kind: 'Pod', name: 'web-0', namespace: `${acmeId}-shop` },
+        reason: 'Preempted', type: 'Normal', source: { component: 'default-scheduler' }, message,
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    };
+    // kube 1.20's scheduler, on the victim of a preemption: the preemptor's namespace and name.
+    await write('victim.preempted', `Preempted by ${acmeId}-shop/web-0 on node node-1`);
+    await write('victim.own', `Preempted by ${globexId}-app/bully-1 on node node-1`);
+    const reads: Array<[string, string, Record<string, string>?]> = [
+      ['get', '/api/v1/namespaces/app/events/victim.preempted'],
+      ['list', '/api/v1/namespaces/app/events'],
+      ['all namespaces', '/api/v1/events'],
+      ['events.k8s.io', '/apis/events.k8s.io/v1/namespaces/app/events/victim.preempted'],
+      ['events.k8s.io list', '/apis/events.k8s.io/v1/events'],
+      ['Table', '/api/v1/namespaces/app/events', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' }],
+      ['all-namespaces Table', '/api/v1/events', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' }],
+      ['watch', '/api/v1/namespaces/app/events?watch=1&timeoutSeconds=2'],
+      ['all-namespaces watch', '/api/v1/events?watch=1&timeoutSeconds=2'],
+    ];
+    for (const [what, path, headers] of reads) {
+      const res = await globex().get(path, headers);
+      assert.equal(res.status, 200, `${what}: ${res.text.slice(0, 200)}`);
+      assert.match(res.text, /Preempted by/, `${what}: the event is there`);
+      assert.ok(!res.text.includes(acmeId), `${what}: acme's id reaches globex: ${res.text.slice(0, 600)}`);
+      assert.ok(!res.text.includes(`${globexId}-`), `${what}: globex's own prefix shown: ${res.text.slice(0, 600)}`);
+      if (what !== 'get' && what !== 'events.k8s.io') assert.match(res.text, /Preempted by app\/bully-1/, `${what}: globex's own namespace in its own terms`);
+    }
+    const kubectl = await env.run('globex', 'get', 'events', '-A');
+    assert.equal(kubectl.code, 0, kubectl.stderr);
+    assert.ok(!kubectl.stdout.includes(acmeId), `kubectl get events -A: ${kubectl.stdout}`);
+  });
+});

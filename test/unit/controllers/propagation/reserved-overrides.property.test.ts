@@ -1,0 +1,108 @@
+// Property (session 13, a1): whatever a tenant's templates and OverridePolicies
+// write, a member's copy never names what the member's own controllers would
+// follow against other tenants: a `system-*` priority class in the pod spec the
+// member's scheduler reads, or a volume in a claim (a PVC's spec.volumeName, a
+// StatefulSet's claim templates) the member's binder would hand over. Run as the
+// engine runs it: pruneTemplate → manifestFor (every override applied) →
+// memberCopyFor. Overrides write random values at the right places for the kind,
+// at other kinds' places, and elsewhere; the oracle reads the copy by kube's
+// schema (an independent table of where each kind keeps its pod spec), so a
+// wrong-place write that kube would not follow is allowed to pass.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { KubeObject } from '../../../../src/core/types.ts';
+import type { Cluster, OverridePolicy } from '../../../../src/core/propagation/karmada-types.ts';
+import type { Tenant } from '../../../../src/tenants/tenant-crd.ts';
+import { manifestFor, pruneTemplate } from '../../../../src/core/propagation/binding/build-work.ts';
+import { bindingMarks } from '../../../../src/controllers/propagation/binding-plan.ts';
+import { memberCopyFor } from '../../../../src/controllers/propagation/execute-work.ts';
+import { TEMPLATE_RESOURCES, type TemplateResource } from '../../../../src/controllers/propagation/template-resources.ts';
+
+const A = 'aaaaaa';
+const tenantA = { apiVersion: 'warren.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'a' }, spec: { podSecurity: 'baseline' } } as unknown as Tenant;
+const member2: Cluster = { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'member2' }, spec: {} };
+
+/** Where kube's controllers read a pod spec, per kind (kube's API, written apart from the code under test). */
+const POD_SPEC: Record<string, string> = {
+  Deployment: '/spec/template/spec', StatefulSet: '/spec/template/spec', DaemonSet: '/spec/template/spec', ReplicaSet: '/spec/template/spec',
+  ReplicationController: '/spec/template/spec', Job: '/spec/template/spec', CronJob: '/spec/jobTemplate/spec/template/spec',
+};
+const KINDS = [...Object.keys(POD_SPEC), 'PersistentVolumeClaim'];
+const rowOf = (kind: string): TemplateResource => TEMPLATE_RESOURCES.find((r) => r.kind === kind && r.version === 'v1')!;
+
+const pointer = (obj: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), obj);
+
+function template(kind: string): KubeObject {
+  const row = rowOf(kind);
+  const pod = { containers: [{ name: 'c', image: 'nginx' }] };
+  const obj: KubeObject = { apiVersion: row.group ? `${row.group}/${row.version}` : row.version, kind, metadata: { name: 'web', namespace: `${A}-shop`, labels: { 'tenancy.warren.dev/tenant': A } } };
+  if (kind === 'PersistentVolumeClaim') obj.spec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+  else if (kind === 'CronJob') obj.spec = { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: pod } } } };
+  else obj.spec = { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: pod } };
+  if (kind === 'StatefulSet') (obj.spec as Record<string, unknown>).volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+  return obj;
+}
+
+/** Where an override may write: the kind's own pod spec and claim places (mostly), other kinds' places, places kube ignores. */
+const OWN_PATHS = (kind: string): string[] => [
+  ...(POD_SPEC[kind] ? [`${POD_SPEC[kind]}/priorityClassName`] : []),
+  '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []),
+];
+const OTHER_PATHS = [...new Set(Object.values(POD_SPEC))].map((p) => `${p}/priorityClassName`).concat(['/spec/priorityClassName', '/metadata/labels/volumeName', '/spec/volumeClaimTemplates/0/spec/volumeName']);
+const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', ''];
+
+const arbOps = (kind: string) => fc.array(fc.record({
+  operator: fc.constantFrom('add', 'add', 'replace'),
+  path: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...OWN_PATHS(kind)) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_PATHS) }),
+  value: fc.constantFrom(...VALUES),
+}), { maxLength: 3 });
+const arbScenario = fc.constantFrom(...KINDS).chain((kind) => fc.record({ kind: fc.constant(kind), clusterOps: arbOps(kind), namespacedOps: arbOps(kind) }));
+
+const policy = (name: string, ops: Array<{ operator: string; path: string; value: string }>, namespace?: string): OverridePolicy => ({
+  apiVersion: 'policy.karmada.io/v1alpha1', kind: namespace ? 'OverridePolicy' : 'ClusterOverridePolicy', metadata: { name, ...(namespace ? { namespace } : {}) },
+  spec: { overrideRules: [{ overriders: { plaintext: ops.map((o) => ({ path: o.path, operator: o.operator as 'add', value: o.value })) } }] },
+} as OverridePolicy);
+
+/** What kube's controllers on the member would follow in this copy: a reserved priority, a named volume. */
+function followed(copy: KubeObject): string | undefined {
+  const podSpec = POD_SPEC[copy.kind ?? ''];
+  const priority = podSpec ? pointer(copy, `${podSpec}/priorityClassName`) : undefined;
+  if (typeof priority === 'string' && priority.startsWith('system-')) return `priorityClassName ${priority}`;
+  const volume = copy.kind === 'PersistentVolumeClaim' ? pointer(copy, '/spec/volumeName') : pointer(copy, '/spec/volumeClaimTemplates/0/spec/volumeName');
+  if (typeof volume === 'string' && volume !== '') return `volumeName ${volume}`;
+  return undefined;
+}
+
+describe('property: overrides cannot make a member copy name a reserved priority class or a volume', () => {
+  it('every member copy is refused or names neither', () => {
+    const seen = { refused: 0, applied: 0, failedOverride: 0 };
+    fc.assert(fc.property(arbScenario, (s) => {
+      const tctx = { id: A };
+      const pruned = pruneTemplate(tctx, template(s.kind));
+      assert.ok(pruned, 'the template is the tenant\'s');
+      let manifest: KubeObject;
+      try {
+        ({ manifest } = manifestFor(pruned, { name: 'member2' }, member2, false, [policy('ns', s.namespacedOps, 'shop')], [policy('cluster', s.clusterOps)]));
+      } catch (err) {
+        // An override that cannot apply (a missing parent) fails the cluster with a 422: nothing is copied.
+        assert.equal((err as { code?: number }).code, 422, String(err));
+        seen.failedOverride++;
+        return;
+      }
+      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
+      const copy = memberCopyFor(plan, 'member2', manifest);
+      if (!copy.ok) {
+        seen.refused++;
+        assert.match(copy.reason, /priorityClassName|volumeName/, copy.reason);
+        assert.ok(!copy.reason.includes(`${A}-`), `in tenant terms: ${copy.reason}`);
+        return;
+      }
+      seen.applied++;
+      assert.equal(followed(copy.obj), undefined, `the member would follow it: ${JSON.stringify(copy.obj.spec)}`);
+    }), { numRuns: 800 });
+    // Both sides reached: copies refused, and copies applied (some with harmless writes).
+    assert.ok(seen.refused > 50 && seen.applied > 50, JSON.stringify(seen));
+    console.log(`reserved-overrides: ${JSON.stringify(seen)}`);
+  });
+});
