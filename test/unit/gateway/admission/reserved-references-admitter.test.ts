@@ -1,0 +1,70 @@
+// The reserved-references admitter (session 13, a1): per kind, the pod spec's
+// `system-*` priority class and a StatefulSet claim template's volume are
+// refused with 403 in the tenant's terms; a platform-offered class passes, and
+// a field the stored object already has passes (an old object can still be
+// scaled, labelled or deleted).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseRequestInfo } from '../../../../src/core/request-info.ts';
+import { translateRequest, type ForwardedRequest } from '../../../../src/core/tenancy/request-translation.ts';
+import type { KubeObject } from '../../../../src/core/types.ts';
+import type { FinalObject } from '../../../../src/gateway/admission/admission-chain.ts';
+import { reservedReferencesAdmitter } from '../../../../src/gateway/admission/reserved-references-admitter.ts';
+
+const ctx = { id: 'aaaaaa', user: 'eve' };
+
+async function admit(method: string, path: string, tenant: KubeObject, stored?: KubeObject): Promise<void> {
+  const info = parseRequestInfo(method, path, new URLSearchParams());
+  const fwd = translateRequest(ctx, info, new URLSearchParams()) as ForwardedRequest;
+  const run = await reservedReferencesAdmitter().start({ req: {} as IncomingMessage, res: {} as ServerResponse, ctx, info, fwd });
+  const final: FinalObject = { tenant, upstream: tenant, apply: false, ...(stored ? { stored } : {}) };
+  await run?.admit?.(final);
+}
+
+const withPod = (apiVersion: string, kind: string, spec: Record<string, unknown>): KubeObject => {
+  const pod = { containers: [{ name: 'c', image: 'nginx' }], ...spec };
+  const body: Record<string, unknown> = kind === 'Pod' ? pod : kind === 'CronJob' ? { jobTemplate: { spec: { template: { spec: pod } } } } : { template: { spec: pod } };
+  return { apiVersion, kind, metadata: { name: 'x', namespace: 'web' }, ...(kind === 'PodTemplate' ? { template: { spec: pod } } : { spec: body }) } as KubeObject;
+};
+
+const KINDS: Array<[string, string, string]> = [
+  ['v1', 'Pod', '/api/v1/namespaces/web/pods'],
+  ['v1', 'PodTemplate', '/api/v1/namespaces/web/podtemplates'],
+  ['v1', 'ReplicationController', '/api/v1/namespaces/web/replicationcontrollers'],
+  ['apps/v1', 'Deployment', '/apis/apps/v1/namespaces/web/deployments'],
+  ['apps/v1', 'ReplicaSet', '/apis/apps/v1/namespaces/web/replicasets'],
+  ['apps/v1', 'StatefulSet', '/apis/apps/v1/namespaces/web/statefulsets'],
+  ['apps/v1', 'DaemonSet', '/apis/apps/v1/namespaces/web/daemonsets'],
+  ['batch/v1', 'Job', '/apis/batch/v1/namespaces/web/jobs'],
+  ['batch/v1', 'CronJob', '/apis/batch/v1/namespaces/web/cronjobs'],
+];
+
+const forbidden = (err: { code?: number; message?: string }): boolean => err.code === 403 && /is reserved for the cluster's own components/.test(err.message ?? '') && !/aaaaaa-/.test(err.message ?? '');
+
+describe('reserved references admitter', () => {
+  for (const [apiVersion, kind, path] of KINDS) {
+    it(`${kind}: system-* refused on create, update and patch; other classes and kept values pass`, async () => {
+      for (const cls of ['system-node-critical', 'system-cluster-critical', 'system-anything']) {
+        await assert.rejects(admit('POST', path, withPod(apiVersion, kind, { priorityClassName: cls })), forbidden, `${kind} ${cls}`);
+        await assert.rejects(admit('PATCH', `${path}/x`, withPod(apiVersion, kind, { priorityClassName: cls }), withPod(apiVersion, kind, {})), forbidden, `${kind} ${cls} patched in`);
+      }
+      await admit('POST', path, withPod(apiVersion, kind, { priorityClassName: 'tenant-high' }));
+      await admit('POST', path, withPod(apiVersion, kind, {}));
+      const old = withPod(apiVersion, kind, { priorityClassName: 'system-node-critical' });
+      await admit('PATCH', `${path}/x`, old, old);
+    });
+  }
+
+  it('a StatefulSet claim template may not name a volume; a PVC is the pvc-volume admitter\'s', async () => {
+    const sts = (volumeName?: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'web' },
+      spec: { template: { spec: { containers: [] } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: volumeName ? { volumeName } : {} }] } } as KubeObject);
+    await assert.rejects(admit('POST', '/apis/apps/v1/namespaces/web/statefulsets', sts('pv-1')), (err: { code?: number; message?: string }) => err.code === 403 && /volumeClaimTemplates\[0\]\.spec\.volumeName: "pv-1"/.test(err.message ?? ''));
+    await admit('POST', '/apis/apps/v1/namespaces/web/statefulsets', sts());
+    await admit('POST', '/api/v1/namespaces/web/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: { volumeName: 'pv-1' } } as KubeObject);
+  });
+
+  it('subresources are not judged (a scale body holds no pod spec)', async () => {
+    await admit('PUT', '/apis/apps/v1/namespaces/web/deployments/x/scale', withPod('apps/v1', 'Deployment', { priorityClassName: 'system-node-critical' }));
+  });
+});
