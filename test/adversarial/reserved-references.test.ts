@@ -7,7 +7,9 @@
 //    controller makes the claim, the binder hands the platform's volume over):
 //    403, nothing stored;
 //  - the same two through OverridePolicies on member2 (an override is judged by
-//    no gateway admission): member2 gets neither copy, the Work says why;
+//    no gateway admission), and an override raising a Deployment of 1 replica
+//    to 400 (the quota counted 1): member2 gets none of the copies, the
+//    bindings say why;
 //  - an Event the host's scheduler writes in globex's namespace about a pod of
 //    acme's (kube 1.20: "Preempted by <ns>/<pod> on node <node>"): globex reads
 //    it by get, list, watch, events.k8s.io and the all-namespaces Table without
@@ -59,6 +61,7 @@ spec:
   resourceSelectors:
   - { apiVersion: v1, kind: PersistentVolumeClaim, name: grab }
   - { apiVersion: apps/v1, kind: Deployment, name: bully }
+  - { apiVersion: apps/v1, kind: Deployment, name: wide }
   placement: { clusterAffinity: { clusterNames: [member2] } }
 ---
 apiVersion: policy.karmada.io/v1alpha1
@@ -69,6 +72,29 @@ spec:
   overrideRules:
   - targetCluster: { clusterNames: [member2] }
     overriders: { plaintext: [{ path: /spec/volumeName, operator: add, value: member-pv }] }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: wide, namespace: app }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: wide } }
+  template:
+    metadata: { labels: { app: wide } }
+    spec:
+      containers:
+      - name: c
+        image: nginx
+        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: { name: wide, namespace: app }
+spec:
+  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: wide }]
+  overrideRules:
+  - targetCluster: { clusterNames: [member2] }
+    overriders: { plaintext: [{ path: /spec/replicas, operator: replace, value: 400 }] }
 ---
 apiVersion: policy.karmada.io/v1alpha1
 kind: OverridePolicy
@@ -141,7 +167,7 @@ describe('adversarial: reserved references and host-written text', { timeout: 30
     assert.equal((pv?.spec as { claimRef?: unknown } | undefined)?.claimRef, undefined, 'host-pv is offered to nobody');
   });
 
-  it('overrides cannot put a volume or a system priority on member2: neither copy lands, the Work says why', async () => {
+  it('overrides cannot put a volume or a system priority on member2, nor raise replicas: no copy lands, the binding says why', async () => {
     await env.apply('globex', GLOBEX_MEMBER_ATTACK, 'globex-member-attack.yaml');
     const bindingSays = async (name: string): Promise<string | undefined> => {
       const res = await globex().get(`/apis/work.karmada.io/v1alpha2/namespaces/app/resourcebindings/${name}`);
@@ -153,13 +179,17 @@ describe('adversarial: reserved references and host-written text', { timeout: 30
     assert.match(pvcWhy, /spec\.volumeName: "member-pv"/);
     const deployWhy = await eventually(() => bindingSays('bully-deployment'), 'the Deployment\'s binding says why');
     assert.match(deployWhy, /priorityClassName: "system-node-critical" is reserved/);
-    for (const text of [pvcWhy, deployWhy]) assert.ok(!text.includes(`${globexId}-`) && !text.includes(`${acmeId}-`), `in globex's terms: ${text}`);
+    const wideWhy = await eventually(() => bindingSays('wide-deployment'), 'the replicas override\'s binding says why');
+    assert.match(wideWhy, /asks for more than its template \(400 pods where the template asks for 1\)/);
+    for (const text of [pvcWhy, deployWhy, wideWhy]) assert.ok(!text.includes(`${globexId}-`) && !text.includes(`${acmeId}-`), `in globex's terms: ${text}`);
     const member2 = env.member('member2');
     await consistently(async () => {
       const pvc = await member2.request<KubeObject>('GET', `/api/v1/namespaces/${globexId}-app/persistentvolumeclaims/grab`);
       if (pvc.status === 200) return `globex's claim is on member2 (volumeName ${String((pvc.body.spec as { volumeName?: string }).volumeName)})`;
       const deploy = await member2.request<KubeObject>('GET', `/apis/apps/v1/namespaces/${globexId}-app/deployments/bully`);
       if (deploy.status === 200) return 'globex\'s bully Deployment is on member2';
+      const wide = await member2.request<KubeObject>('GET', `/apis/apps/v1/namespaces/${globexId}-app/deployments/wide`);
+      if (wide.status === 200) return `globex's wide Deployment is on member2 with ${String((wide.body.spec as { replicas?: number }).replicas)} replicas`;
       const pv = await member2.request<KubeObject>('GET', '/api/v1/persistentvolumes/member-pv');
       if ((pv.body.spec as { claimRef?: unknown }).claimRef !== undefined) return 'member-pv was claimed';
       return undefined;

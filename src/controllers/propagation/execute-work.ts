@@ -16,6 +16,7 @@ import { podSecurityLabels } from '../../core/tenancy/pod-security.ts';
 import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts';
 import { scopeRbacForMember, type MemberRbac } from '../../core/propagation/trust/member-rbac.ts';
 import { refuseReservedReferences } from '../../core/propagation/trust/member-references.ts';
+import { refuseDemandAbove } from '../../core/propagation/trust/member-demand.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
@@ -90,7 +91,8 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
 /**
  * What the member gets for this cluster: the manifest in the member's terms with the engine's marks over
  * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
- * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts). Pure: the steering property test judges exactly this.
+ * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts), a copy asking for more than its
+ * template refused (member-demand.ts). Pure: the steering property test judges exactly this.
  */
 export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject): MemberRbac {
   const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
@@ -101,7 +103,8 @@ export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'mar
     ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(clusterName),
     ...(generation !== undefined ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation } : {}),
   };
-  return refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations })));
+  const copy = refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations })));
+  return refuseDemandAbove(plan.resource, plan.pruned, copy);
 }
 
 interface ApplyInput {

@@ -74,7 +74,7 @@ function followed(copy: KubeObject): string | undefined {
   return undefined;
 }
 
-describe('property: overrides cannot make a member copy name a reserved priority class or a volume', () => {
+describe('property: overrides cannot make a member copy name a reserved priority class or a volume, or ask for more', () => {
   it('every member copy is refused or names neither', () => {
     const seen = { refused: 0, applied: 0, failedOverride: 0 };
     fc.assert(fc.property(arbScenario, (s) => {
@@ -104,5 +104,70 @@ describe('property: overrides cannot make a member copy name a reserved priority
     // Both sides reached: copies refused, and copies applied (some with harmless writes).
     assert.ok(seen.refused > 50 && seen.applied > 50, JSON.stringify(seen));
     console.log(`reserved-overrides: ${JSON.stringify(seen)}`);
+  });
+
+  // The quota counts the template once (ADR 10); a member runs the copy. An override may lower what a copy asks
+  // for, never raise it: pods (replicas, a Job's or a CronJob's parallelism), cpu and memory requests, claim storage.
+  it('every member copy is refused or asks for no more pods, cpu or storage than its template', () => {
+    const seen = { refused: 0, applied: 0, failedOverride: 0 };
+    const REPLICA_PATH: Record<string, string> = {
+      Deployment: '/spec/replicas', StatefulSet: '/spec/replicas', ReplicaSet: '/spec/replicas', ReplicationController: '/spec/replicas',
+      Job: '/spec/parallelism', CronJob: '/spec/jobTemplate/spec/parallelism',
+    };
+    /** Pods and the first container's cpu request, read by kube's schema; a claim's storage. */
+    const demand = (obj: KubeObject): { pods: number; cpu: number; storage: number } => {
+      const kind = obj.kind ?? '';
+      const replicaPath = REPLICA_PATH[kind];
+      const replicas = replicaPath ? pointer(obj, replicaPath) : undefined;
+      const pods = kind === 'DaemonSet' ? 1 : typeof replicas === 'number' ? replicas : replicaPath ? 1 : 0;
+      const cpuText = POD_SPEC[kind] ? pointer(obj, `${POD_SPEC[kind]}/containers/0/resources/requests/cpu`) : undefined;
+      const cpu = typeof cpuText === 'string' ? (cpuText.endsWith('m') ? Number(cpuText.slice(0, -1)) : Number(cpuText) * 1000) : 0;
+      const storageText = pointer(obj, kind === 'PersistentVolumeClaim' ? '/spec/resources/requests/storage' : '/spec/volumeClaimTemplates/0/spec/resources/requests/storage');
+      const storage = typeof storageText === 'string' ? (storageText.endsWith('Gi') ? Number(storageText.slice(0, -2)) * 1024 : Number(storageText.slice(0, -2))) : 0;
+      return { pods, cpu: cpu * pods, storage: kind === 'StatefulSet' ? storage * pods : storage };
+    };
+    const sized = (kind: string): KubeObject => {
+      const t = template(kind);
+      const podSpec = POD_SPEC[kind] ? pointer(t, POD_SPEC[kind]) as { containers: Array<Record<string, unknown>> } : undefined;
+      if (podSpec) podSpec.containers[0]!.resources = { requests: { cpu: '1' } };
+      const replicaPath = REPLICA_PATH[kind];
+      if (replicaPath) {
+        const parent = pointer(t, replicaPath.slice(0, replicaPath.lastIndexOf('/'))) as Record<string, unknown>;
+        parent[replicaPath.slice(replicaPath.lastIndexOf('/') + 1)] = 2;
+      }
+      return t;
+    };
+    const arbSizeOps = (kind: string) => fc.array(fc.oneof(
+      fc.record({ operator: fc.constant('replace'), path: fc.constant(REPLICA_PATH[kind] ?? '/spec/replicas'), value: fc.constantFrom(0, 1, 2, 3, 50_000) }),
+      fc.record({ operator: fc.constant('add'), path: fc.constant(`${POD_SPEC[kind] ?? '/spec'}/containers/0/resources/requests/cpu`), value: fc.constantFrom('100m', '1', '1500m', '64') }),
+      fc.record({ operator: fc.constant('add'), path: fc.constant(kind === 'PersistentVolumeClaim' ? '/spec/resources/requests/storage' : '/spec/volumeClaimTemplates/0/spec/resources/requests/storage'), value: fc.constantFrom('500Mi', '1Gi', '100Gi') }),
+    ), { maxLength: 3 });
+    const arbSized = fc.constantFrom(...KINDS).chain((kind) => fc.record({ kind: fc.constant(kind), ops: arbSizeOps(kind), divided: fc.boolean() }));
+    fc.assert(fc.property(arbSized, (s) => {
+      const tctx = { id: A };
+      const pruned = pruneTemplate(tctx, sized(s.kind));
+      assert.ok(pruned);
+      let manifest: KubeObject;
+      try {
+        // Divided: member2 gets one of the template's two replicas before the overrides.
+        ({ manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, s.divided, [], [policy('cluster', s.ops as Array<{ operator: string; path: string; value: string }>)]));
+      } catch (err) {
+        assert.equal((err as { code?: number }).code, 422, String(err));
+        seen.failedOverride++;
+        return;
+      }
+      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
+      const copy = memberCopyFor(plan, 'member2', manifest);
+      if (!copy.ok) {
+        seen.refused++;
+        assert.match(copy.reason, /asks for more than its template/, copy.reason);
+        return;
+      }
+      seen.applied++;
+      const [t, c] = [demand(pruned), demand(copy.obj)];
+      assert.ok(c.pods <= t.pods && c.cpu <= t.cpu && c.storage <= t.storage, `${s.kind}: the copy asks for ${JSON.stringify(c)}, the template ${JSON.stringify(t)}`);
+    }), { numRuns: 800 });
+    assert.ok(seen.refused > 50 && seen.applied > 50, JSON.stringify(seen));
+    console.log(`member-demand: ${JSON.stringify(seen)}`);
   });
 });
