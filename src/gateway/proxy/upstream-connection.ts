@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { AgentOptions, RequestOptions } from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Upstream } from '../../kube/upstream.ts';
+import { UPSTREAM_IDLE_SOCKET_MS } from '../../kube/upstream-idle.ts';
 
 export interface UpstreamConnection {
   hostname: string;
@@ -23,16 +24,6 @@ export interface UpstreamConnection {
   /** Warren's own credential headers, if it authenticates by header (bearer token). */
   credentialHeaders: OutgoingHttpHeaders;
 }
-
-/**
- * How long a pooled upstream connection may sit idle before the gateway closes it itself. Below every
- * upstream's own idle limit (Node's server default 5 s, the embedded apiserver's 65 s, kube-apiserver's 90 s),
- * so the gateway, not the upstream, ends an idle connection: when the upstream closes first, a request sent on
- * the socket as its FIN is in flight fails, and a write cannot be sent again (it may have landed), so the tenant
- * got a 503. Node's agent keeps free sockets forever unless given a timeout (it reads a server's Keep-Alive hint
- * only when it has one), and the timeout closes only free sockets: a slow answer is not cut.
- */
-export const UPSTREAM_IDLE_SOCKET_MS = 4_000;
 
 const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized', 'checkServerIdentity', 'ciphers', 'minVersion', 'maxVersion', 'secureProtocol'] as const;
 

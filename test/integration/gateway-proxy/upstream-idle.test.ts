@@ -10,7 +10,8 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createCa, issueCertificate } from '../../../src/pki/certificates.ts';
 import type { Upstream } from '../../../src/kube/upstream.ts';
-import { upstreamConnection, UPSTREAM_IDLE_SOCKET_MS, type UpstreamConnection } from '../../../src/gateway/proxy/upstream-connection.ts';
+import { upstreamConnection, type UpstreamConnection } from '../../../src/gateway/proxy/upstream-connection.ts';
+import { UPSTREAM_IDLE_SOCKET_MS } from '../../../src/kube/upstream-idle.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 interface Seen { socket: Socket; closedByPeer: boolean; closed: boolean }
