@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from '../core/api-error.ts';
 import type { Upstream, UpstreamResponse } from './upstream.ts';
+import { UPSTREAM_IDLE_SOCKET_MS } from './upstream-idle.ts';
 import { applyStaticOptions, currentCluster, needsKubeClient, parseKubeconfig } from './kubeconfig-view.ts';
 
 export interface UpstreamOptions {
@@ -18,6 +19,8 @@ export interface UpstreamOptions {
   timeoutMs?: number;
   /** Keep-alive pool size for request() (default 128); streams use a pool of their own. */
   maxSockets?: number;
+  /** Idle lifetime of a pooled connection (default UPSTREAM_IDLE_SOCKET_MS; tests shorten it). */
+  idleSocketMs?: number;
 }
 
 export const UNAVAILABLE_MESSAGE = 'the upstream apiserver is unavailable';
@@ -61,9 +64,12 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
   const server = cluster.server.replace(/\/+$/, '');
   const url = new URL(server);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const agent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 128 });
+  // Idle sockets close before the upstream's own limit (ADR 0036): the engine's and onboarding's writes
+  // raced an upstream closing an idle socket, as the gateway's did. The timeout closes free sockets only.
+  const timeout = options.idleSocketMs ?? UPSTREAM_IDLE_SOCKET_MS;
+  const agent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 128, timeout });
   // Watches hold a socket for minutes: a separate pool keeps them from starving request().
-  const streamAgent = new https.Agent({ keepAlive: true });
+  const streamAgent = new https.Agent({ keepAlive: true, timeout });
 
   // Static credentials (client certificate, CA, token) fill `tls` right here, so
   // requestOptions() is complete at once. Exec and auth-provider users get their
@@ -141,6 +147,7 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     } catch (err) {
       // A keep-alive socket the upstream closed while idle fails on reuse; one
       // retry on a fresh socket is safe for reads (Node's documented pattern).
+      // A write is not sent again: it may have landed (a create twice is not one create).
       if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await exchange<T>(opts, payload, timeoutMs);
       throw err instanceof StaleSocketError ? unavailable() : err;
     }

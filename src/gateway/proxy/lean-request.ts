@@ -8,9 +8,8 @@
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { sendsBody } from '../../http/request-body.ts';
-import { stripResponseHopByHop } from './request-headers.ts';
 import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-errors.ts';
-import type { UpstreamConnection } from './upstream-connection.ts';
+import { stripUpstreamHopByHop, type UpstreamConnection } from './upstream-connection.ts';
 
 export interface LeanRequest {
   method: string;
@@ -48,7 +47,7 @@ export function sendLean(connection: UpstreamConnection, timeoutMs: number, exch
     upstreamReq.once('response', (upstreamRes: IncomingMessage) => {
       answered = true;
       clearTimeout(timer);
-      stripResponseHopByHop(upstreamRes.headers);
+      stripUpstreamHopByHop(upstreamRes);
       request.onResponse(upstreamRes);
     });
     upstreamReq.once('close', () => clearTimeout(timer));

@@ -7,9 +7,9 @@ import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
 import httpProxy from 'http-proxy';
 import type { Upstream } from '../../kube/upstream.ts';
-import { outgoingHeaders, streamedBodyFraming, stripResponseHopByHop } from './request-headers.ts';
+import { outgoingHeaders, streamedBodyFraming } from './request-headers.ts';
 import { sendStatus, upstreamFailure, UpstreamTimeoutError } from './proxy-errors.ts';
-import { upstreamConnection } from './upstream-connection.ts';
+import { stripUpstreamHopByHop, upstreamConnection } from './upstream-connection.ts';
 import { tunnelUpgrade } from './upgrade-tunnel.ts';
 import { sendLean } from './lean-request.ts';
 import { bodyReadFirst } from '../forward/body-read-first.ts';
@@ -69,7 +69,7 @@ export function createProxy(upstream: Upstream, options: ProxyOptions = {}): Pro
   // hop-by-hop fields, and where a self-handled response is handed over.
   engine.on('proxyRes', (upstreamRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => {
     const streaming = upstreamRes.headers['content-length'] === undefined;
-    stripResponseHopByHop(upstreamRes.headers);
+    stripUpstreamHopByHop(upstreamRes);
     const handler = handlers.get(req);
     if (handler) { handler(upstreamRes, req, res); return; }
     // A streamed answer (watch, logs -f) may send no byte for minutes, and pipe()
