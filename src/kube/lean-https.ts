@@ -14,8 +14,11 @@ import type tls from 'node:tls';
 import { Http1ResponseReader, type Http1Response } from './http1-response.ts';
 
 export interface LeanPoolOptions {
-  /** Opens a TLS connection to the server (writes before the handshake ends are queued by Node). */
-  connect(): tls.TLSSocket;
+  /**
+   * Opens a TLS connection to the server (writes before the handshake ends are queued by Node), resuming
+   * `session` when given: the last session the server issued to this pool, as https.Agent resumes them.
+   */
+  connect(session: Buffer | undefined): tls.TLSSocket;
   /** The Host header (host[:port], as node:https sends it). */
   host: string;
   maxSockets: number;
@@ -67,6 +70,7 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
   let open = 0;
   let closed = false;
   let sweeper: NodeJS.Timeout | undefined;
+  let session: Buffer | undefined;
 
   function sweep(): void {
     const now = Date.now();
@@ -82,8 +86,12 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
   }
 
   function openConn(): Conn {
-    const socket = options.connect();
+    const socket = options.connect(session);
     socket.setNoDelay(true);
+    // A connection opened after the idle ones closed resumes the TLS session instead of a full handshake.
+    socket.on('session', (ticket: Buffer) => {
+      session = ticket;
+    });
     const conn: Conn = { socket, current: undefined, used: false, idleSince: 0, error: undefined };
     open++;
     all.add(conn);

@@ -143,7 +143,7 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     // SNI as node:https sends it: the given name, else the host unless it is an address.
     const sni = servername ?? (isIP(hostname) ? undefined : hostname);
     if (sni) tlsOptions.servername = sni;
-    lean = createLeanPool({ connect: () => tls_.connect(tlsOptions), host: url.host, maxSockets: options.maxSockets ?? 128, idleMs: IDLE_CONNECTION_MS });
+    lean = createLeanPool({ connect: (session) => tls_.connect(session ? { ...tlsOptions, session } : tlsOptions), host: url.host, maxSockets: options.maxSockets ?? 128, idleMs: IDLE_CONNECTION_MS });
     return lean;
   }
 

@@ -7,7 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createCa, issueCertificate, type IssuedCertificate } from '../../../src/pki/certificates.ts';
 import { createUpstream, TIMEOUT_MESSAGE, UNAVAILABLE_MESSAGE } from '../../../src/kube/upstream-client.ts';
@@ -16,14 +17,16 @@ import { ApiError } from '../../../src/core/api-error.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
-interface Server { url: string; connections: number; open: number; handler: Handler; stop(): Promise<void> }
+interface Server { url: string; connections: number; resumed: number; open: number; handler: Handler; stop(): Promise<void> }
 
 async function startServer(serving: IssuedCertificate): Promise<Server> {
-  const sockets = new Set<Socket>();
+  const sockets = new Set<TLSSocket>();
   let connections = 0;
+  let resumed = 0;
   const state: Server = {
     url: '',
     get connections() { return connections; },
+    get resumed() { return resumed; },
     get open() { return sockets.size; },
     handler: (_req, res) => res.end('{}'),
     stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
@@ -34,8 +37,9 @@ async function startServer(serving: IssuedCertificate): Promise<Server> {
     req.on('end', () => state.handler(req, res, Buffer.concat(chunks).toString()));
   });
   server.keepAliveTimeout = 60_000;
-  server.on('secureConnection', (socket: Socket) => {
+  server.on('secureConnection', (socket: TLSSocket) => {
     connections++;
+    if (socket.isSessionReused()) resumed++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -122,6 +126,16 @@ describe('upstream request() over the lean pool', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => up.request('GET', '/many')));
     assert.ok(answers.every((a) => a.status === 200));
     assert.ok(server.connections - before <= 3, `${server.connections - before} connections`);
+  });
+
+  it('a new connection resumes the TLS session an earlier one was given, as https.Agent does', async () => {
+    server.handler = (_req, res) => setTimeout(() => res.end('{}'), 30);
+    const up = client({ maxSockets: 4 });
+    await up.request('GET', '/first');
+    const [connections, resumed] = [server.connections, server.resumed];
+    await Promise.all(Array.from({ length: 4 }, () => up.request('GET', '/more')));
+    assert.ok(server.connections > connections, 'more connections were opened');
+    assert.equal(server.resumed - resumed, server.connections - connections, 'each of them resumed the session');
   });
 
   it('a request past its deadline is a Timeout, and its connection is not used again', async () => {
