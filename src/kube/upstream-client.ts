@@ -6,6 +6,7 @@
 // travel all the way to a tenant.
 import https from 'node:https';
 import tls_ from 'node:tls';
+import { isIP } from 'node:net';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -13,6 +14,7 @@ import { ApiError } from '../core/api-error.ts';
 import type { Upstream, UpstreamResponse } from './upstream.ts';
 import { UPSTREAM_IDLE_SOCKET_MS } from './upstream-idle.ts';
 import { applyStaticOptions, currentCluster, needsKubeClient, parseKubeconfig } from './kubeconfig-view.ts';
+import { createLeanPool, DeadlineExceededError, StaleConnectionError, type LeanPool } from './lean-https.ts';
 
 export interface UpstreamOptions {
   /** Deadline for a whole request/response, and for a stream's headers (default 30 s). */
@@ -22,6 +24,9 @@ export interface UpstreamOptions {
   /** Idle lifetime of a pooled connection (default UPSTREAM_IDLE_SOCKET_MS; tests shorten it). */
   idleSocketMs?: number;
 }
+
+/** Idle lifetime of a pooled connection: under a default Node server's 5 s, as the gateway's (ADR 0036). */
+const IDLE_CONNECTION_MS = 4_000;
 
 export const UNAVAILABLE_MESSAGE = 'the upstream apiserver is unavailable';
 // kube-apiserver's wording for 504 (apimachinery errors.NewTimeoutError callers).
@@ -132,6 +137,22 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     };
   }
 
+  // Static credentials: request() goes through the lean pool (ADR 0041); exec and auth-provider users keep
+  // the agent, whose options carry a fresh credential per connection.
+  let lean: LeanPool | undefined;
+  function leanPool(base: https.RequestOptions): LeanPool {
+    if (lean) return lean;
+    const { secureContext, rejectUnauthorized, servername, checkServerIdentity } = connectionOptions(base) as https.RequestOptions & tls_.ConnectionOptions;
+    const tlsOptions: tls_.ConnectionOptions = { host: hostname, port: Number(port), secureContext };
+    if (rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = rejectUnauthorized;
+    if (checkServerIdentity !== undefined) tlsOptions.checkServerIdentity = checkServerIdentity;
+    // SNI as node:https sends it: the given name, else the host unless it is an address.
+    const sni = servername ?? (isIP(hostname) ? undefined : hostname);
+    if (sni) tlsOptions.servername = sni;
+    lean = createLeanPool({ connect: (session) => tls_.connect(session ? { ...tlsOptions, session } : tlsOptions), host: url.host, maxSockets: options.maxSockets ?? 128, idleMs: IDLE_CONNECTION_MS });
+    return lean;
+  }
+
   async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<UpstreamResponse<T>> {
     const base = await currentOptions();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -139,6 +160,17 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     if (payload) {
       allHeaders['Content-Type'] ??= 'application/json';
       allHeaders['Content-Length'] = String(payload.length);
+    }
+    if (!dynamicAuth) {
+      const pool = leanPool(base);
+      const req = { method, path: pathPrefix + path, headers: { ...basicAuth(base), ...(base.headers as Record<string, string>), Accept: 'application/json', ...allHeaders }, payload, timeoutMs };
+      try {
+        return await leanExchange<T>(pool, req);
+      } catch (err) {
+        // As below: a read goes once more on a fresh connection; a write that may have been sent does not.
+        if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await leanExchange<T>(pool, req);
+        throw err instanceof StaleSocketError ? unavailable() : err;
+      }
     }
     const opts = baseOptions(method, path, base, allHeaders);
     opts.agent = agent;
@@ -179,6 +211,7 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     request,
     stream,
     close() {
+      lean?.close();
       agent.destroy();
       streamAgent.destroy();
     },
@@ -225,6 +258,25 @@ function exchange<T>(opts: https.RequestOptions, payload: Buffer | undefined, ti
     req.on('error', fail);
     req.end(payload);
   });
+}
+
+/** The `auth` option (a kubeconfig's username and password) as node:https sends it. */
+function basicAuth(base: https.RequestOptions): Record<string, string> {
+  return base.auth ? { Authorization: `Basic ${Buffer.from(base.auth).toString('base64')}` } : {};
+}
+
+async function leanExchange<T>(pool: LeanPool, req: Parameters<LeanPool['request']>[0]): Promise<UpstreamResponse<T>> {
+  let res;
+  try {
+    res = await pool.request(req);
+  } catch (err) {
+    if (err instanceof StaleConnectionError) throw new StaleSocketError();
+    if (err instanceof DeadlineExceededError) throw toApiError(new DeadlineError());
+    if (err instanceof TypeError) throw err; // a path or header node:https would refuse too
+    throw toApiError(err);
+  }
+  const type = res.headers['content-type'];
+  return { status: res.status, headers: res.headers, body: parseBody(res.body.toString('utf8'), Array.isArray(type) ? type.join(', ') : type) as T };
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

@@ -188,6 +188,28 @@ describe('custom resources', { timeout: 120_000 }, () => {
     assert.equal(row.object.kind, 'PartialObjectMetadata');
   });
 
+  it('a write answers with metadata only when asked (create, apply, status update), as the engine asks (ADR 0041)', async () => {
+    const asked = { headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json' } };
+    const created = await ctx.http.post(widgets(), widget('meta-only', { color: 'red' }), asked);
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.kind, 'PartialObjectMetadata');
+    assert.equal(created.body.apiVersion, 'meta.k8s.io/v1');
+    assert.equal(created.body.metadata.name, 'meta-only');
+    assert.equal(created.body.spec, undefined);
+    const applied = await ctx.http.patch(`${widgets()}/meta-applied?fieldManager=ct&force=true`, PATCH.apply, widget('meta-applied', { color: 'blue' }), asked);
+    assert.equal(applied.status, 201, applied.text);
+    assert.equal(applied.body.kind, 'PartialObjectMetadata');
+    const status = await ctx.http.put(`${widgets()}/meta-only/status`, { ...widget('meta-only', {}), metadata: { name: 'meta-only', resourceVersion: created.body.metadata.resourceVersion }, status: { phase: 'Ready' } }, asked);
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.body.kind, 'PartialObjectMetadata');
+    assert.equal(status.body.status, undefined);
+    assert.notEqual(status.body.metadata.resourceVersion, created.body.metadata.resourceVersion);
+    assert.equal((await ctx.http.get(`${widgets()}/meta-only`)).body.status.phase, 'Ready', 'the status was written');
+    const conflict = await ctx.http.put(`${widgets()}/meta-only/status`, { ...widget('meta-only', {}), metadata: { name: 'meta-only', resourceVersion: created.body.metadata.resourceVersion }, status: { phase: 'Old' } }, asked);
+    assert.equal(conflict.status, 409);
+    assert.equal(conflict.body.kind, 'Status', 'an error is a Status, not metadata');
+  });
+
   it('an unsupported field label on a custom resource is 400', async () => {
     const res = await ctx.http.get(`${widgets()}?fieldSelector=spec.color%3Dred`);
     assert.equal(res.status, 400);

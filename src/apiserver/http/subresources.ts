@@ -5,7 +5,7 @@ import { ApiError, badRequest, conflict, methodNotAllowed, notFound } from '../.
 import type { KubeObject } from '../../core/types.ts';
 import type { ResourceDef, ScaleSubresource } from '../../core/resources/resource-def.ts';
 import { decodeBody, patchKindOf, readBody } from '../../http/request-body.ts';
-import { sendJson } from './respond.ts';
+import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, writeOptions } from './query-options.ts';
 import type { ResourceContext } from './resource-handlers.ts';
 import type { TokenIssuer } from '../auth/token-issuer.ts';
@@ -45,7 +45,7 @@ async function handleStatus(ctx: ResourceContext): Promise<void> {
   if (info.verb === 'update') {
     applyFieldManager(options, ua, false);
     const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type'], def);
-    sendJson(ctx.res, 200, registry.update(def, ns, info.name, body as KubeObject, options));
+    sendStatusAnswer(ctx, registry.update(def, ns, info.name, body as KubeObject, options));
     return;
   }
   if (info.verb === 'patch') {
@@ -53,10 +53,16 @@ async function handleStatus(ctx: ResourceContext): Promise<void> {
     if (!type) throw new ApiError('UnsupportedMediaType', 'the body of the request was in an unknown format');
     applyFieldManager(options, ua, type === 'apply');
     const body = decodeBody(await readBody(ctx.req), ctx.req.headers['content-type']);
-    sendJson(ctx.res, 200, registry.patch(def, ns, info.name, type, body, options));
+    sendStatusAnswer(ctx, registry.patch(def, ns, info.name, type, body, options));
     return;
   }
   throw methodNotAllowed();
+}
+
+/** A status write's answer; metadata only when asked (`as=PartialObjectMetadata`), as kube-apiserver 1.20 answers it. */
+function sendStatusAnswer(ctx: ResourceContext, obj: KubeObject): void {
+  if (negotiateResourceFormat(ctx.req.headers.accept) === 'partial-metadata') sendJson(ctx.res, 200, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
+  else sendJson(ctx.res, 200, obj);
 }
 
 function toScale(def: ResourceDef, obj: KubeObject, paths: ScaleSubresource): KubeObject {

@@ -31,8 +31,13 @@ export interface StatusWrite<T extends KubeObject> {
   missingOk?: boolean;
   /** The body to PUT (default: the copy with its new status); a slim one sends less (the server takes only the status). */
   body?(latest: T, status: unknown): unknown;
-  /** A copy read from the server, as this write keeps copies (default: as read); `sent`: the copy whose status was written, when it is that write's answer. */
-  fresh?(read: unknown, sent?: T): T;
+  /**
+   * A copy read from the server, as this write keeps copies (default: as read); when it is the write's answer,
+   * `sent` is the copy whose status was written and `written` that status.
+   */
+  fresh?(read: unknown, sent?: T, written?: unknown): T;
+  /** Headers of the status write (a write whose answer is read as metadata only asks for just that: ADR 0041). */
+  headers?: Record<string, string>;
 }
 
 /** Writes the status `build` makes, retrying conflicts on the latest copy; returns the copy written (or the unchanged one). */
@@ -44,8 +49,8 @@ export async function ensureStatus<T extends KubeObject>(ctx: EngineContext, w: 
     if (jsonEqual(latest.status ?? {}, status)) return latest;
     const sent = latest;
     const body = w.body ? w.body(sent, status) : { ...sent, status };
-    const res = await ownWrite(ctx.echoes, w.echoKey, () => ctx.upstream.request<T>('PUT', `${w.path}/status`, body));
-    if (res.status === 200) return w.fresh ? w.fresh(res.body, sent) : res.body;
+    const res = await ownWrite(ctx.echoes, w.echoKey, () => ctx.upstream.request<T>('PUT', `${w.path}/status`, body, w.headers));
+    if (res.status === 200) return w.fresh ? w.fresh(res.body, sent, status) : res.body;
     if (res.status === 404 && w.missingOk) return latest;
     if (res.status !== 409 || attempt >= TRIES) throw statusError(res.status, res.body);
     const cached = w.cached();

@@ -18,6 +18,20 @@ const item = (ns: string, name: string): string => `${collection(ns)}/${encodeUR
 
 const ensuredSpaces = new WeakMap<Upstream, Set<string>>();
 
+/**
+ * Of a Work create's or status write's answer the engine reads the metadata (its view, the echo's
+ * resourceVersion), so it asks for that alone (ADR 0041): the answer no longer carries the manifest, and
+ * neither side serialises or parses it. kube-apiserver 1.20 and the embedded apiserver answer writes so;
+ * a server that does not knows the second type and sends the whole Work, read the same way.
+ */
+export const METADATA_ANSWER = { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json' };
+const WORK_API_VERSION = 'work.karmada.io/v1alpha1';
+
+/** The view of a Work from a write's answer: its metadata, and the status given (the answer has none of its own). */
+function answeredView(answer: Work, specHashOf: string | undefined, status: unknown): WorkView {
+  return workView({ apiVersion: WORK_API_VERSION, kind: 'Work', metadata: answer.metadata, ...(status !== undefined ? { status: status as Work['status'] } : {}) } as Work, specHashOf);
+}
+
 export async function ensureExecutionSpace(upstream: Upstream, namespace: string, tenantId: string): Promise<void> {
   let known = ensuredSpaces.get(upstream);
   if (!known) ensuredSpaces.set(upstream, (known = new Set()));
@@ -38,9 +52,10 @@ export async function ensureWork(ctx: EngineContext, desired: Work): Promise<Wor
   const hash = specHash(desired.spec);
   const existing = ctx.informers.works.store.get(`${ns}/${name}`);
   if (!existing) {
-    const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('POST', collection(ns), desired));
+    const res = await ownWrite(ctx.echoes, workEchoKey(ns, name), () => ctx.upstream.request<Work>('POST', collection(ns), desired, METADATA_ANSWER));
     // Labelled with the sent spec's hash: passes compare the informer's view, hashed from the stored copy, not this one.
-    if (res.status === 201) return workView(res.body, hash);
+    // A create writes no status (the status subresource's), so the new Work has none.
+    if (res.status === 201) return answeredView(res.body, hash, undefined);
     if (res.status === 404) ensuredSpaces.get(ctx.upstream)?.delete(ns); // the execution space went away: make it again next time
     if (res.status !== 409) throw statusError(res.status, res.body);
     const current = await ctx.upstream.request<Work>('GET', item(ns, name));
@@ -71,9 +86,11 @@ export async function writeWorkStatus(ctx: EngineContext, work: WorkView, build:
   await ensureStatus<WorkView>(ctx, {
     path: item(ns, name), echoKey: workEchoKey(ns, name), current: work, missingOk: true,
     cached: () => ctx.informers.works.store.get(`${ns}/${name}`),
-    // A status write leaves the spec as it was: its answer keeps the hash of the copy it was sent on.
-    fresh: (body, sent) => workView(body as Work, sent?.specHash),
-    body: (latest, status) => ({ apiVersion: latest.apiVersion ?? 'work.karmada.io/v1alpha1', kind: 'Work', metadata: statusWriteMeta(latest.metadata), status }),
+    // A status write leaves the spec as it was: its answer keeps the hash of the copy it was sent on, and its
+    // status is the one written (the answer is metadata only). A copy read after a conflict is whole.
+    headers: METADATA_ANSWER,
+    fresh: (body, sent, written) => (written !== undefined ? answeredView(body as Work, sent?.specHash, written) : workView(body as Work, sent?.specHash)),
+    body: (latest, status) => ({ apiVersion: latest.apiVersion ?? WORK_API_VERSION, kind: 'Work', metadata: statusWriteMeta(latest.metadata), status }),
     build: (latest) => {
       const { conditions, manifestStatuses } = build(latest);
       return { conditions, ...(manifestStatuses.length > 0 ? { manifestStatuses } : {}) };
