@@ -34,77 +34,27 @@ const PLATFORM_PV = (name: string): KubeObject => ({
   spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', hostPath: { path: `/tmp/${name}` } },
 } as KubeObject);
 
-const GLOBEX_MEMBER_ATTACK = `
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: { name: grab, namespace: app }
-spec: { accessModes: [ReadWriteOnce], storageClassName: "", resources: { requests: { storage: 1Gi } } }
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: bully, namespace: app }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: bully } }
-  template:
-    metadata: { labels: { app: bully } }
-    spec:
-      containers:
-      - name: c
-        image: nginx
-        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: attack, namespace: app }
-spec:
-  resourceSelectors:
-  - { apiVersion: v1, kind: PersistentVolumeClaim, name: grab }
-  - { apiVersion: apps/v1, kind: Deployment, name: bully }
-  - { apiVersion: apps/v1, kind: Deployment, name: wide }
-  placement: { clusterAffinity: { clusterNames: [member2] } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: grab, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: PersistentVolumeClaim, name: grab }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/volumeName, operator: add, value: member-pv }] }
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: wide, namespace: app }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: wide } }
-  template:
-    metadata: { labels: { app: wide } }
-    spec:
-      containers:
-      - name: c
-        image: nginx
-        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: wide, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: wide }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/replicas, operator: replace, value: 400 }] }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: bully, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: bully }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/template/spec/priorityClassName, operator: add, value: system-node-critical }] }
-`;
+/** An OverridePolicy of one plaintext operation on member2, for the one object it names. */
+const override = (name: string, target: { apiVersion: string; kind: string }, op: Record<string, unknown>): Record<string, unknown> => ({
+  apiVersion: 'policy.karmada.io/v1alpha1', kind: 'OverridePolicy', metadata: { name, namespace: 'app' },
+  spec: { resourceSelectors: [{ ...target, name }], overrideRules: [{ targetCluster: { clusterNames: ['member2'] }, overriders: { plaintext: [op] } }] },
+});
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment' };
+const CLAIM = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' };
+
+// JSON documents in one YAML stream, for kubectl apply.
+const GLOBEX_MEMBER_ATTACK = [
+  { ...CLAIM, metadata: { name: 'grab', namespace: 'app' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: '', resources: { requests: { storage: '1Gi' } } } },
+  deployment('bully'),
+  deployment('wide'),
+  {
+    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'attack', namespace: 'app' },
+    spec: { resourceSelectors: [{ ...CLAIM, name: 'grab' }, { ...DEPLOYMENT, name: 'bully' }, { ...DEPLOYMENT, name: 'wide' }], placement: { clusterAffinity: { clusterNames: ['member2'] } } },
+  },
+  override('grab', CLAIM, { path: '/spec/volumeName', operator: 'add', value: 'member-pv' }),
+  override('bully', DEPLOYMENT, { path: '/spec/template/spec/priorityClassName', operator: 'add', value: 'system-node-critical' }),
+  override('wide', DEPLOYMENT, { path: '/spec/replicas', operator: 'replace', value: 400 }),
+].map((doc) => JSON.stringify(doc)).join('\n---\n');
 
 describe('adversarial: reserved references and host-written text', { timeout: 300_000 }, () => {
   const env = useAdversaryEnv('reserved-references');

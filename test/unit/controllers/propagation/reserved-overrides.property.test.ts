@@ -74,24 +74,32 @@ function followed(copy: KubeObject): string | undefined {
   return undefined;
 }
 
+/**
+ * The engine's path for one template on member2: prune, overrides (and Divided's share of 1), the member copy.
+ * 'failed' when an override cannot apply (a missing parent): the cluster fails with a 422 and nothing is copied.
+ */
+function copyOnMember2(kind: string, obj: KubeObject, opts: { divided: boolean; policies: OverridePolicy[]; clusterPolicies: OverridePolicy[] }): { pruned: KubeObject; copy: ReturnType<typeof memberCopyFor> } | 'failed' {
+  const tctx = { id: A };
+  const pruned = pruneTemplate(tctx, obj);
+  assert.ok(pruned, 'the template is the tenant\'s');
+  let manifest: KubeObject;
+  try {
+    ({ manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, opts.divided, opts.policies, opts.clusterPolicies));
+  } catch (err) {
+    assert.equal((err as { code?: number }).code, 422, String(err));
+    return 'failed';
+  }
+  const plan = { tctx, resource: rowOf(kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
+  return { pruned, copy: memberCopyFor(plan, 'member2', manifest) };
+}
+
 describe('property: overrides cannot make a member copy name a reserved priority class or a volume, or ask for more', () => {
   it('every member copy is refused or names neither', () => {
     const seen = { refused: 0, applied: 0, failedOverride: 0 };
     fc.assert(fc.property(arbScenario, (s) => {
-      const tctx = { id: A };
-      const pruned = pruneTemplate(tctx, template(s.kind));
-      assert.ok(pruned, 'the template is the tenant\'s');
-      let manifest: KubeObject;
-      try {
-        ({ manifest } = manifestFor(pruned, { name: 'member2' }, member2, false, [policy('ns', s.namespacedOps, 'shop')], [policy('cluster', s.clusterOps)]));
-      } catch (err) {
-        // An override that cannot apply (a missing parent) fails the cluster with a 422: nothing is copied.
-        assert.equal((err as { code?: number }).code, 422, String(err));
-        seen.failedOverride++;
-        return;
-      }
-      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
-      const copy = memberCopyFor(plan, 'member2', manifest);
+      const run = copyOnMember2(s.kind, template(s.kind), { divided: false, policies: [policy('ns', s.namespacedOps, 'shop')], clusterPolicies: [policy('cluster', s.clusterOps)] });
+      if (run === 'failed') { seen.failedOverride++; return; }
+      const { copy } = run;
       if (!copy.ok) {
         seen.refused++;
         assert.match(copy.reason, /priorityClassName|volumeName/, copy.reason);
@@ -144,20 +152,10 @@ describe('property: overrides cannot make a member copy name a reserved priority
     ), { maxLength: 3 });
     const arbSized = fc.constantFrom(...KINDS).chain((kind) => fc.record({ kind: fc.constant(kind), ops: arbSizeOps(kind), divided: fc.boolean() }));
     fc.assert(fc.property(arbSized, (s) => {
-      const tctx = { id: A };
-      const pruned = pruneTemplate(tctx, sized(s.kind));
-      assert.ok(pruned);
-      let manifest: KubeObject;
-      try {
-        // Divided: member2 gets one of the template's two replicas before the overrides.
-        ({ manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, s.divided, [], [policy('cluster', s.ops as Array<{ operator: string; path: string; value: string }>)]));
-      } catch (err) {
-        assert.equal((err as { code?: number }).code, 422, String(err));
-        seen.failedOverride++;
-        return;
-      }
-      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
-      const copy = memberCopyFor(plan, 'member2', manifest);
+      // Divided: member2 gets one of the template's two replicas before the overrides.
+      const run = copyOnMember2(s.kind, sized(s.kind), { divided: s.divided, policies: [], clusterPolicies: [policy('cluster', s.ops as Array<{ operator: string; path: string; value: string }>)] });
+      if (run === 'failed') { seen.failedOverride++; return; }
+      const { pruned, copy } = run;
       if (!copy.ok) {
         seen.refused++;
         assert.match(copy.reason, /asks for more than its template/, copy.reason);
