@@ -3,6 +3,9 @@
 //  - a `system-*` priority class in a pod spec (the scheduler would preempt
 //    acme's pods for it, the kubelet evict them first): Pod, Deployment,
 //    merge patch, server-side apply → 403 in globex's terms, nothing stored;
+//  - a Service's externalIPs, or a load-balancer address written through
+//    services/status (CVE-2020-8554: every node's kube-proxy would send that
+//    address's traffic, from acme's pods too, to globex's pods): 403;
 //  - a volume named in a StatefulSet's claim templates (the host's StatefulSet
 //    controller makes the claim, the binder hands the platform's volume over):
 //    403, nothing stored;
@@ -115,6 +118,20 @@ describe('adversarial: reserved references and host-written text', { timeout: 30
     assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/statefulsets/db`), undefined, 'no StatefulSet db on the host');
     const pv = await onHost('/api/v1/persistentvolumes/host-pv');
     assert.equal((pv?.spec as { claimRef?: unknown } | undefined)?.claimRef, undefined, 'host-pv is offered to nobody');
+  });
+
+  it('a Service may not capture addresses for every tenant (CVE-2020-8554): externalIPs and services/status refused, nothing stored', async () => {
+    const svc = (name: string, externalIPs?: string[]) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'app' }, spec: { selector: { app: name }, ports: [{ port: 80 }], ...(externalIPs ? { externalIPs } : {}) } });
+    // The cluster DNS's usual address, and an outside one: either would be captured on every node.
+    assertRefused(await globex().post('/api/v1/namespaces/app/services', svc('mitm', ['10.96.0.10'])), 403, 'Service with externalIPs', [acmeId, globexId]);
+    assert.equal((await globex().post('/api/v1/namespaces/app/services', svc('plain'))).status, 201, 'a plain Service');
+    assertRefused(await globex().patch('/api/v1/namespaces/app/services/plain', PATCH.merge, { spec: { externalIPs: ['8.8.8.8'] } }), 403, 'merge patch adding externalIPs', [acmeId, globexId]);
+    const status = await globex().patch('/api/v1/namespaces/app/services/plain/status', PATCH.merge, { status: { loadBalancer: { ingress: [{ ip: '10.96.0.10' }] } } });
+    assertRefused(status, 403, 'services/status with a load-balancer address', [acmeId, globexId]);
+    assert.equal(await onHost(`/api/v1/namespaces/${globexId}-app/services/mitm`), undefined, 'no mitm Service on the host');
+    const plain = await onHost(`/api/v1/namespaces/${globexId}-app/services/plain`);
+    assert.equal((plain?.spec as { externalIPs?: unknown } | undefined)?.externalIPs, undefined, 'plain has no external IPs on the host');
+    assert.equal((plain?.status as { loadBalancer?: { ingress?: unknown } } | undefined)?.loadBalancer?.ingress, undefined, 'plain has no load-balancer address on the host');
   });
 
   it('overrides cannot put a volume or a system priority on member2, nor raise replicas: no copy lands, the binding says why', async () => {

@@ -1,8 +1,9 @@
 // Property (session 13, a1): whatever a tenant's templates and OverridePolicies
 // write, a member's copy never names what the member's own controllers would
 // follow against other tenants: a `system-*` priority class in the pod spec the
-// member's scheduler reads, or a volume in a claim (a PVC's spec.volumeName, a
-// StatefulSet's claim templates) the member's binder would hand over. Run as the
+// member's scheduler reads, a volume in a claim (a PVC's spec.volumeName, a
+// StatefulSet's claim templates) the member's binder would hand over, or a
+// Service's external IPs every member node would capture. Run as the
 // engine runs it: pruneTemplate → manifestFor (every override applied) →
 // memberCopyFor. Overrides write random values at the right places for the kind,
 // at other kinds' places, and elsewhere; the oracle reads the copy by kube's
@@ -28,7 +29,7 @@ const POD_SPEC: Record<string, string> = {
   Deployment: '/spec/template/spec', StatefulSet: '/spec/template/spec', DaemonSet: '/spec/template/spec', ReplicaSet: '/spec/template/spec',
   ReplicationController: '/spec/template/spec', Job: '/spec/template/spec', CronJob: '/spec/jobTemplate/spec/template/spec',
 };
-const KINDS = [...Object.keys(POD_SPEC), 'PersistentVolumeClaim'];
+const KINDS = [...Object.keys(POD_SPEC), 'PersistentVolumeClaim', 'Service'];
 const rowOf = (kind: string): TemplateResource => TEMPLATE_RESOURCES.find((r) => r.kind === kind && r.version === 'v1')!;
 
 const pointer = (obj: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), obj);
@@ -38,6 +39,7 @@ function template(kind: string): KubeObject {
   const pod = { containers: [{ name: 'c', image: 'nginx' }] };
   const obj: KubeObject = { apiVersion: row.group ? `${row.group}/${row.version}` : row.version, kind, metadata: { name: 'web', namespace: `${A}-shop`, labels: { 'tenancy.warren.dev/tenant': A } } };
   if (kind === 'PersistentVolumeClaim') obj.spec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+  else if (kind === 'Service') obj.spec = { ports: [{ port: 80 }], externalIPs: [] };
   else if (kind === 'CronJob') obj.spec = { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: pod } } } };
   else obj.spec = { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: pod } };
   if (kind === 'StatefulSet') (obj.spec as Record<string, unknown>).volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
@@ -47,10 +49,10 @@ function template(kind: string): KubeObject {
 /** Where an override may write: the kind's own pod spec and claim places (mostly), other kinds' places, places kube ignores. */
 const OWN_PATHS = (kind: string): string[] => [
   ...(POD_SPEC[kind] ? [`${POD_SPEC[kind]}/priorityClassName`] : []),
-  '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []),
+  '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []), ...(kind === 'Service' ? ['/spec/externalIPs/-'] : []),
 ];
 const OTHER_PATHS = [...new Set(Object.values(POD_SPEC))].map((p) => `${p}/priorityClassName`).concat(['/spec/priorityClassName', '/metadata/labels/volumeName', '/spec/volumeClaimTemplates/0/spec/volumeName']);
-const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', ''];
+const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', '', '10.96.0.10'];
 
 const arbOps = (kind: string) => fc.array(fc.record({
   operator: fc.constantFrom('add', 'add', 'replace'),
@@ -71,6 +73,8 @@ function followed(copy: KubeObject): string | undefined {
   if (typeof priority === 'string' && priority.startsWith('system-')) return `priorityClassName ${priority}`;
   const volume = copy.kind === 'PersistentVolumeClaim' ? pointer(copy, '/spec/volumeName') : pointer(copy, '/spec/volumeClaimTemplates/0/spec/volumeName');
   if (typeof volume === 'string' && volume !== '') return `volumeName ${volume}`;
+  const ips = copy.kind === 'Service' ? pointer(copy, '/spec/externalIPs') : undefined;
+  if (Array.isArray(ips) && ips.some((ip) => typeof ip === 'string' && ip !== '')) return `externalIPs ${ips.join(',')}`;
   return undefined;
 }
 
@@ -102,7 +106,7 @@ describe('property: overrides cannot make a member copy name a reserved priority
       const { copy } = run;
       if (!copy.ok) {
         seen.refused++;
-        assert.match(copy.reason, /priorityClassName|volumeName/, copy.reason);
+        assert.match(copy.reason, /priorityClassName|volumeName|externalIPs/, copy.reason);
         assert.ok(!copy.reason.includes(`${A}-`), `in tenant terms: ${copy.reason}`);
         return;
       }
