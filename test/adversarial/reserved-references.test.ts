@@ -3,6 +3,9 @@
 //  - a `system-*` priority class in a pod spec (the scheduler would preempt
 //    acme's pods for it, the kubelet evict them first): Pod, Deployment,
 //    merge patch, server-side apply → 403 in globex's terms, nothing stored;
+//  - a Service's externalIPs, or a load-balancer address written through
+//    services/status (CVE-2020-8554: every node's kube-proxy would send that
+//    address's traffic, from acme's pods too, to globex's pods): 403;
 //  - a volume named in a StatefulSet's claim templates (the host's StatefulSet
 //    controller makes the claim, the binder hands the platform's volume over):
 //    403, nothing stored;
@@ -34,77 +37,27 @@ const PLATFORM_PV = (name: string): KubeObject => ({
   spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', hostPath: { path: `/tmp/${name}` } },
 } as KubeObject);
 
-const GLOBEX_MEMBER_ATTACK = `
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: { name: grab, namespace: app }
-spec: { accessModes: [ReadWriteOnce], storageClassName: "", resources: { requests: { storage: 1Gi } } }
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: bully, namespace: app }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: bully } }
-  template:
-    metadata: { labels: { app: bully } }
-    spec:
-      containers:
-      - name: c
-        image: nginx
-        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: { name: attack, namespace: app }
-spec:
-  resourceSelectors:
-  - { apiVersion: v1, kind: PersistentVolumeClaim, name: grab }
-  - { apiVersion: apps/v1, kind: Deployment, name: bully }
-  - { apiVersion: apps/v1, kind: Deployment, name: wide }
-  placement: { clusterAffinity: { clusterNames: [member2] } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: grab, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: v1, kind: PersistentVolumeClaim, name: grab }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/volumeName, operator: add, value: member-pv }] }
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: wide, namespace: app }
-spec:
-  replicas: 1
-  selector: { matchLabels: { app: wide } }
-  template:
-    metadata: { labels: { app: wide } }
-    spec:
-      containers:
-      - name: c
-        image: nginx
-        securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: [ALL] }, seccompProfile: { type: RuntimeDefault } }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: wide, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: wide }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/replicas, operator: replace, value: 400 }] }
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: { name: bully, namespace: app }
-spec:
-  resourceSelectors: [{ apiVersion: apps/v1, kind: Deployment, name: bully }]
-  overrideRules:
-  - targetCluster: { clusterNames: [member2] }
-    overriders: { plaintext: [{ path: /spec/template/spec/priorityClassName, operator: add, value: system-node-critical }] }
-`;
+/** An OverridePolicy of one plaintext operation on member2, for the one object it names. */
+const override = (name: string, target: { apiVersion: string; kind: string }, op: Record<string, unknown>): Record<string, unknown> => ({
+  apiVersion: 'policy.karmada.io/v1alpha1', kind: 'OverridePolicy', metadata: { name, namespace: 'app' },
+  spec: { resourceSelectors: [{ ...target, name }], overrideRules: [{ targetCluster: { clusterNames: ['member2'] }, overriders: { plaintext: [op] } }] },
+});
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment' };
+const CLAIM = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' };
+
+// JSON documents in one YAML stream, for kubectl apply.
+const GLOBEX_MEMBER_ATTACK = [
+  { ...CLAIM, metadata: { name: 'grab', namespace: 'app' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: '', resources: { requests: { storage: '1Gi' } } } },
+  deployment('bully'),
+  deployment('wide'),
+  {
+    apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'attack', namespace: 'app' },
+    spec: { resourceSelectors: [{ ...CLAIM, name: 'grab' }, { ...DEPLOYMENT, name: 'bully' }, { ...DEPLOYMENT, name: 'wide' }], placement: { clusterAffinity: { clusterNames: ['member2'] } } },
+  },
+  override('grab', CLAIM, { path: '/spec/volumeName', operator: 'add', value: 'member-pv' }),
+  override('bully', DEPLOYMENT, { path: '/spec/template/spec/priorityClassName', operator: 'add', value: 'system-node-critical' }),
+  override('wide', DEPLOYMENT, { path: '/spec/replicas', operator: 'replace', value: 400 }),
+].map((doc) => JSON.stringify(doc)).join('\n---\n');
 
 describe('adversarial: reserved references and host-written text', { timeout: 300_000 }, () => {
   const env = useAdversaryEnv('reserved-references');
@@ -165,6 +118,20 @@ describe('adversarial: reserved references and host-written text', { timeout: 30
     assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/statefulsets/db`), undefined, 'no StatefulSet db on the host');
     const pv = await onHost('/api/v1/persistentvolumes/host-pv');
     assert.equal((pv?.spec as { claimRef?: unknown } | undefined)?.claimRef, undefined, 'host-pv is offered to nobody');
+  });
+
+  it('a Service may not capture addresses for every tenant (CVE-2020-8554): externalIPs and services/status refused, nothing stored', async () => {
+    const svc = (name: string, externalIPs?: string[]) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'app' }, spec: { selector: { app: name }, ports: [{ port: 80 }], ...(externalIPs ? { externalIPs } : {}) } });
+    // The cluster DNS's usual address, and an outside one: either would be captured on every node.
+    assertRefused(await globex().post('/api/v1/namespaces/app/services', svc('mitm', ['10.96.0.10'])), 403, 'Service with externalIPs', [acmeId, globexId]);
+    assert.equal((await globex().post('/api/v1/namespaces/app/services', svc('plain'))).status, 201, 'a plain Service');
+    assertRefused(await globex().patch('/api/v1/namespaces/app/services/plain', PATCH.merge, { spec: { externalIPs: ['8.8.8.8'] } }), 403, 'merge patch adding externalIPs', [acmeId, globexId]);
+    const status = await globex().patch('/api/v1/namespaces/app/services/plain/status', PATCH.merge, { status: { loadBalancer: { ingress: [{ ip: '10.96.0.10' }] } } });
+    assertRefused(status, 403, 'services/status with a load-balancer address', [acmeId, globexId]);
+    assert.equal(await onHost(`/api/v1/namespaces/${globexId}-app/services/mitm`), undefined, 'no mitm Service on the host');
+    const plain = await onHost(`/api/v1/namespaces/${globexId}-app/services/plain`);
+    assert.equal((plain?.spec as { externalIPs?: unknown } | undefined)?.externalIPs, undefined, 'plain has no external IPs on the host');
+    assert.equal((plain?.status as { loadBalancer?: { ingress?: unknown } } | undefined)?.loadBalancer?.ingress, undefined, 'plain has no load-balancer address on the host');
   });
 
   it('overrides cannot put a volume or a system priority on member2, nor raise replicas: no copy lands, the binding says why', async () => {

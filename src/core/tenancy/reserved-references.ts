@@ -12,6 +12,13 @@
 //    spec, and the volume binder binds a claim naming an Available volume to
 //    it, so the claim the gateway's PVC check (pvc-volume-admitter.ts) never
 //    sees would take the platform's volume and whatever data it holds.
+//  - a Service's spec.externalIPs (CVE-2020-8554): every node's kube-proxy
+//    captures traffic to those addresses, from every pod of every tenant, and
+//    sends it to the Service's endpoints: a tenant naming the cluster DNS's
+//    address or another tenant's would intercept it (kube's answer is the
+//    DenyServiceExternalIPs admission plugin, off by default). The status
+//    variant (status.loadBalancer.ingress) is closed by denying services/status
+//    to tenants (resource-classes.ts).
 // On a member, the tenant's copy comes out of its overrides, which no gateway
 // admission judged: there a claim's volumeName is refused too (the template's
 // own is pruned, build-work.ts; only an override can put one back).
@@ -31,6 +38,7 @@ export const RESERVED_PRIORITY_PREFIX = 'system-';
 
 const PRIORITY_WHY = 'is reserved for the cluster\'s own components (it would preempt other tenants\' pods)';
 const VOLUME_WHY = 'names a PersistentVolume; volumes are the platform\'s, and a claim binds only to a volume provisioned or reserved for it';
+const EXTERNAL_IP_WHY = 'is not allowed: every node would send traffic for that address, from every tenant\'s pods, to this Service';
 
 const at = (obj: unknown, ...path: string[]): unknown => {
   let v: unknown = obj;
@@ -79,21 +87,27 @@ export function claimVolumeNames(key: string, body: Obj): ReservedReference[] {
   return list(at(body, 'spec', 'volumeClaimTemplates')).flatMap((t, i) => named(`spec.volumeClaimTemplates[${i}].spec.volumeName`, at(t, 'spec', 'volumeName')));
 }
 
+/** A Service's external IPs, each on its own (an update may keep the ones stored, as kube's plugin allows). */
+function externalIps(key: string, body: Obj): ReservedReference[] {
+  if (key !== '/Service') return [];
+  return list(at(body, 'spec', 'externalIPs')).filter((ip): ip is string => typeof ip === 'string' && ip !== '').map((ip) => ({ field: 'spec.externalIPs', value: ip, why: EXTERNAL_IP_WHY }));
+}
+
 /**
  * What a tenant's write may not name on the host: a reserved priority class in a pod spec, a volume in a
- * StatefulSet's claim templates. (A PersistentVolumeClaim's own volumeName is judged with a read of the
+ * StatefulSet's claim templates, a Service's external IPs. (A PersistentVolumeClaim's own volumeName is judged with a read of the
  * volume, pvc-volume-admitter.ts.)
  */
 export function hostReservedReferences(key: string, body: unknown): ReservedReference[] {
   if (!isObject(body)) return [];
-  return [...reservedPriority(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : [])];
+  return [...reservedPriority(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : []), ...externalIps(key, body)];
 }
 
-/** What a member's copy of a tenant's object may not hold: a reserved priority class, any claim volumeName. */
+/** What a member's copy of a tenant's object may not hold: a reserved priority class, any claim volumeName, external IPs. */
 export function memberReservedReferences(obj: unknown): ReservedReference[] {
   if (!isObject(obj)) return [];
   const key = kindKeyOf(obj);
-  return [...reservedPriority(key, obj), ...claimVolumeNames(key, obj)];
+  return [...reservedPriority(key, obj), ...claimVolumeNames(key, obj), ...externalIps(key, obj)];
 }
 
 /** The refusal text for the first reference, in the tenant's terms. */

@@ -75,6 +75,9 @@ const BUILTIN_CLASSES: Record<string, Override> = {
   // pods/binding would let a tenant pick nodes itself.
   serviceaccounts: { class: 'tenant-namespaced', answeredSubresources: ['token'] },
   pods: { class: 'tenant-namespaced', deniedSubresources: ['binding'] },
+  // services/status holds status.loadBalancer.ingress, which every node's kube-proxy captures traffic for,
+  // from every tenant's pods (CVE-2020-8554); only the platform's load-balancer controller writes it.
+  services: { class: 'tenant-namespaced', deniedSubresources: ['status'] },
 };
 
 const ENGINE_MANAGED = 'the resource is managed by the propagation engine and is read-only to tenants';

@@ -1,8 +1,9 @@
 // Property (session 13, a1): whatever a tenant's templates and OverridePolicies
 // write, a member's copy never names what the member's own controllers would
 // follow against other tenants: a `system-*` priority class in the pod spec the
-// member's scheduler reads, or a volume in a claim (a PVC's spec.volumeName, a
-// StatefulSet's claim templates) the member's binder would hand over. Run as the
+// member's scheduler reads, a volume in a claim (a PVC's spec.volumeName, a
+// StatefulSet's claim templates) the member's binder would hand over, or a
+// Service's external IPs every member node would capture. Run as the
 // engine runs it: pruneTemplate → manifestFor (every override applied) →
 // memberCopyFor. Overrides write random values at the right places for the kind,
 // at other kinds' places, and elsewhere; the oracle reads the copy by kube's
@@ -28,7 +29,7 @@ const POD_SPEC: Record<string, string> = {
   Deployment: '/spec/template/spec', StatefulSet: '/spec/template/spec', DaemonSet: '/spec/template/spec', ReplicaSet: '/spec/template/spec',
   ReplicationController: '/spec/template/spec', Job: '/spec/template/spec', CronJob: '/spec/jobTemplate/spec/template/spec',
 };
-const KINDS = [...Object.keys(POD_SPEC), 'PersistentVolumeClaim'];
+const KINDS = [...Object.keys(POD_SPEC), 'PersistentVolumeClaim', 'Service'];
 const rowOf = (kind: string): TemplateResource => TEMPLATE_RESOURCES.find((r) => r.kind === kind && r.version === 'v1')!;
 
 const pointer = (obj: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), obj);
@@ -38,6 +39,7 @@ function template(kind: string): KubeObject {
   const pod = { containers: [{ name: 'c', image: 'nginx' }] };
   const obj: KubeObject = { apiVersion: row.group ? `${row.group}/${row.version}` : row.version, kind, metadata: { name: 'web', namespace: `${A}-shop`, labels: { 'tenancy.warren.dev/tenant': A } } };
   if (kind === 'PersistentVolumeClaim') obj.spec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+  else if (kind === 'Service') obj.spec = { ports: [{ port: 80 }], externalIPs: [] };
   else if (kind === 'CronJob') obj.spec = { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: pod } } } };
   else obj.spec = { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: pod } };
   if (kind === 'StatefulSet') (obj.spec as Record<string, unknown>).volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
@@ -47,10 +49,10 @@ function template(kind: string): KubeObject {
 /** Where an override may write: the kind's own pod spec and claim places (mostly), other kinds' places, places kube ignores. */
 const OWN_PATHS = (kind: string): string[] => [
   ...(POD_SPEC[kind] ? [`${POD_SPEC[kind]}/priorityClassName`] : []),
-  '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []),
+  '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []), ...(kind === 'Service' ? ['/spec/externalIPs/-'] : []),
 ];
 const OTHER_PATHS = [...new Set(Object.values(POD_SPEC))].map((p) => `${p}/priorityClassName`).concat(['/spec/priorityClassName', '/metadata/labels/volumeName', '/spec/volumeClaimTemplates/0/spec/volumeName']);
-const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', ''];
+const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', '', '10.96.0.10'];
 
 const arbOps = (kind: string) => fc.array(fc.record({
   operator: fc.constantFrom('add', 'add', 'replace'),
@@ -71,30 +73,40 @@ function followed(copy: KubeObject): string | undefined {
   if (typeof priority === 'string' && priority.startsWith('system-')) return `priorityClassName ${priority}`;
   const volume = copy.kind === 'PersistentVolumeClaim' ? pointer(copy, '/spec/volumeName') : pointer(copy, '/spec/volumeClaimTemplates/0/spec/volumeName');
   if (typeof volume === 'string' && volume !== '') return `volumeName ${volume}`;
+  const ips = copy.kind === 'Service' ? pointer(copy, '/spec/externalIPs') : undefined;
+  if (Array.isArray(ips) && ips.some((ip) => typeof ip === 'string' && ip !== '')) return `externalIPs ${ips.join(',')}`;
   return undefined;
+}
+
+/**
+ * The engine's path for one template on member2: prune, overrides (and Divided's share of 1), the member copy.
+ * 'failed' when an override cannot apply (a missing parent): the cluster fails with a 422 and nothing is copied.
+ */
+function copyOnMember2(kind: string, obj: KubeObject, opts: { divided: boolean; policies: OverridePolicy[]; clusterPolicies: OverridePolicy[] }): { pruned: KubeObject; copy: ReturnType<typeof memberCopyFor> } | 'failed' {
+  const tctx = { id: A };
+  const pruned = pruneTemplate(tctx, obj);
+  assert.ok(pruned, 'the template is the tenant\'s');
+  let manifest: KubeObject;
+  try {
+    ({ manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, opts.divided, opts.policies, opts.clusterPolicies));
+  } catch (err) {
+    assert.equal((err as { code?: number }).code, 422, String(err));
+    return 'failed';
+  }
+  const plan = { tctx, resource: rowOf(kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
+  return { pruned, copy: memberCopyFor(plan, 'member2', manifest) };
 }
 
 describe('property: overrides cannot make a member copy name a reserved priority class or a volume, or ask for more', () => {
   it('every member copy is refused or names neither', () => {
     const seen = { refused: 0, applied: 0, failedOverride: 0 };
     fc.assert(fc.property(arbScenario, (s) => {
-      const tctx = { id: A };
-      const pruned = pruneTemplate(tctx, template(s.kind));
-      assert.ok(pruned, 'the template is the tenant\'s');
-      let manifest: KubeObject;
-      try {
-        ({ manifest } = manifestFor(pruned, { name: 'member2' }, member2, false, [policy('ns', s.namespacedOps, 'shop')], [policy('cluster', s.clusterOps)]));
-      } catch (err) {
-        // An override that cannot apply (a missing parent) fails the cluster with a 422: nothing is copied.
-        assert.equal((err as { code?: number }).code, 422, String(err));
-        seen.failedOverride++;
-        return;
-      }
-      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
-      const copy = memberCopyFor(plan, 'member2', manifest);
+      const run = copyOnMember2(s.kind, template(s.kind), { divided: false, policies: [policy('ns', s.namespacedOps, 'shop')], clusterPolicies: [policy('cluster', s.clusterOps)] });
+      if (run === 'failed') { seen.failedOverride++; return; }
+      const { copy } = run;
       if (!copy.ok) {
         seen.refused++;
-        assert.match(copy.reason, /priorityClassName|volumeName/, copy.reason);
+        assert.match(copy.reason, /priorityClassName|volumeName|externalIPs/, copy.reason);
         assert.ok(!copy.reason.includes(`${A}-`), `in tenant terms: ${copy.reason}`);
         return;
       }
@@ -144,20 +156,10 @@ describe('property: overrides cannot make a member copy name a reserved priority
     ), { maxLength: 3 });
     const arbSized = fc.constantFrom(...KINDS).chain((kind) => fc.record({ kind: fc.constant(kind), ops: arbSizeOps(kind), divided: fc.boolean() }));
     fc.assert(fc.property(arbSized, (s) => {
-      const tctx = { id: A };
-      const pruned = pruneTemplate(tctx, sized(s.kind));
-      assert.ok(pruned);
-      let manifest: KubeObject;
-      try {
-        // Divided: member2 gets one of the template's two replicas before the overrides.
-        ({ manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, s.divided, [], [policy('cluster', s.ops as Array<{ operator: string; path: string; value: string }>)]));
-      } catch (err) {
-        assert.equal((err as { code?: number }).code, 422, String(err));
-        seen.failedOverride++;
-        return;
-      }
-      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
-      const copy = memberCopyFor(plan, 'member2', manifest);
+      // Divided: member2 gets one of the template's two replicas before the overrides.
+      const run = copyOnMember2(s.kind, sized(s.kind), { divided: s.divided, policies: [], clusterPolicies: [policy('cluster', s.ops as Array<{ operator: string; path: string; value: string }>)] });
+      if (run === 'failed') { seen.failedOverride++; return; }
+      const { pruned, copy } = run;
       if (!copy.ok) {
         seen.refused++;
         assert.match(copy.reason, /asks for more than its template/, copy.reason);

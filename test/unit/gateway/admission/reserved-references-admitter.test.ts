@@ -64,6 +64,15 @@ describe('reserved references admitter', () => {
     await admit('POST', '/api/v1/namespaces/web/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: { volumeName: 'pv-1' } } as KubeObject);
   });
 
+  it('a Service may not add external IPs; those it has stored may stay', async () => {
+    const svc = (externalIPs: string[]): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'web' }, spec: { ports: [{ port: 80 }], externalIPs } } as KubeObject);
+    const refused = (err: { code?: number; message?: string }): boolean => err.code === 403 && /spec\.externalIPs: "10\.96\.0\.10" is not allowed/.test(err.message ?? '');
+    await assert.rejects(admit('POST', '/api/v1/namespaces/web/services', svc(['10.96.0.10'])), refused);
+    await assert.rejects(admit('PATCH', '/api/v1/namespaces/web/services/s', svc(['1.2.3.4', '10.96.0.10']), svc(['1.2.3.4'])), refused);
+    await admit('PATCH', '/api/v1/namespaces/web/services/s', svc(['1.2.3.4']), svc(['10.96.0.10', '1.2.3.4']));
+    await admit('POST', '/api/v1/namespaces/web/services', svc([]));
+  });
+
   it('subresources are not judged (a scale body holds no pod spec)', async () => {
     await admit('PUT', '/apis/apps/v1/namespaces/web/deployments/x/scale', withPod('apps/v1', 'Deployment', { priorityClassName: 'system-node-critical' }));
   });
