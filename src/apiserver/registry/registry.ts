@@ -13,7 +13,7 @@ import type { Strategy } from './strategy.ts';
 import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import {
-  checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
+  checkBodyShape, checkEventsV1Name, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
 import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
@@ -169,6 +169,7 @@ export class Registry implements ResourceApi {
   private *insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
+      checkEventsV1Name(this.coreEvents(), input);
       return this.present(def, yield* this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'create');
