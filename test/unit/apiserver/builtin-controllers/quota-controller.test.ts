@@ -20,6 +20,18 @@ describe('embedded quota controller', () => {
   /** The ConfigMaps there now (the namespace bootstrap adds kube-root-ca.crt to each). */
   const stored = (namespace: string): string => String(server.registry.list(def('configmaps'), { namespace }).items.length);
 
+  /** Counts every list of a namespace's quotas, by anyone (a recount lists them), until restored. */
+  const countQuotaLists = (namespace: string): { count(): number; restore(): void } => {
+    let lists = 0;
+    const store = server.registry.store;
+    const list = store.list.bind(store);
+    store.list = ((resource: string, options?: { namespace?: string }) => {
+      if (resource === 'resourcequotas' && options?.namespace === namespace) lists++;
+      return list(resource, options);
+    }) as typeof store.list;
+    return { count: () => lists, restore: () => { store.list = list; } };
+  };
+
   before(async () => {
     server = await startApiServer({});
     def = (resource) => {
@@ -37,13 +49,7 @@ describe('embedded quota controller', () => {
     // The namespace bootstrap's own objects (its ConfigMap, its ServiceAccount) are in before counting starts.
     await eventually(async () => stored('tenant-like') === '1' && server.registry.list(def('serviceaccounts'), { namespace: 'tenant-like' }).items.length === 1, 'the namespace bootstrap');
     // Every quota list in that namespace, by anyone: a recount lists them (admission reads the quota index).
-    let quotaLists = 0;
-    const store = server.registry.store;
-    const list = store.list.bind(store);
-    store.list = ((resource: string, options?: { namespace?: string }) => {
-      if (resource === 'resourcequotas' && options?.namespace === 'tenant-like') quotaLists++;
-      return list(resource, options);
-    }) as typeof store.list;
+    const lists = countQuotaLists('tenant-like');
     try {
       // A turn of the event loop between creates, as between requests: each would get a recount of its own.
       for (let i = 0; i < 5; i++) {
@@ -56,8 +62,9 @@ describe('embedded quota controller', () => {
       server.registry.create(def('configmaps'), 'counted', configMap('counted', 'cm'));
       await eventually(async () => used('counted')?.configmaps === stored('counted'), 'the counting quota to see its ConfigMap');
     } finally {
-      store.list = list;
+      lists.restore();
     }
+    const quotaLists = lists.count();
     // None: admission reads the quota index (session 13; it listed once per create), and no create there is a
     // recount's business (the code before issue 18's fix: one per create).
     assert.equal(quotaLists, 0, `${quotaLists} lists: a recount per create, or admission listing the quotas`);
@@ -88,26 +95,20 @@ describe('embedded quota controller', () => {
     };
     // The recount the quota's creation queued is done before counting starts.
     await barrier();
-    let recounts = 0;
-    const store = server.registry.store;
-    const list = store.list.bind(store);
-    store.list = ((resource: string, options?: { namespace?: string }) => {
-      if (resource === 'resourcequotas' && options?.namespace === 'own') recounts++;
-      return list(resource, options);
-    }) as typeof store.list;
+    const lists = countQuotaLists('own');
     try {
       server.registry.create(def('configmaps'), 'own', configMap('own', 'one'));
       await eventually(async () => used('own')?.configmaps === '2', 'used to follow the create');
       await barrier();
-      assert.equal(recounts, 1, 'one recount for the create; its status write queued none');
+      assert.equal(lists.count(), 1, 'one recount for the create; its status write queued none');
       // Someone else's status write (a client PUT to /status with a wrong used) is news: it is counted again and put right.
       const q = server.registry.get(def('resourcequotas'), 'own', 'q');
       server.registry.update(def('resourcequotas'), 'own', 'q', { ...q, status: { hard: { configmaps: '10' }, used: { configmaps: '7' } } }, { subresource: 'status' });
       await eventually(async () => used('own')?.configmaps === '2', 'the wrong used to be put right');
       await barrier();
-      assert.equal(recounts, 2);
+      assert.equal(lists.count(), 2);
     } finally {
-      store.list = list;
+      lists.restore();
     }
   });
 });
