@@ -6,7 +6,7 @@ import { ApiError } from '../../core/api-error.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import type { KubeObject } from '../../core/types.ts';
 import type { Registry } from '../registry/registry.ts';
-import { countedStorageKeys, quotaUsage } from '../registry/resource-quota.ts';
+import { quotaUsage } from '../registry/resource-quota.ts';
 import type { StoreEvent } from '../store/store.ts';
 import { startWorkLoop } from './event-loop.ts';
 
@@ -16,24 +16,14 @@ export function startQuotaController(registry: Registry, log: (line: string) => 
   const store = registry.store;
   const def = registry.lookup('', 'v1', QUOTAS);
   if (!def) return { stop: () => undefined, idle: () => Promise.resolve() };
-  // Per namespace, its quotas by name and the storage keys each counts: only a change to a counted resource
-  // (or to a quota) costs a recount. Recounting on every write in a quota's namespace listed and compared its
-  // quotas per write even when no quota counted that resource (every write in a Warren tenant's namespace).
-  const counted = new Map<string, Map<string, Set<string>>>();
-  const track = (quota: KubeObject, present: boolean): void => {
-    const namespace = quota.metadata.namespace ?? '';
-    const quotas = counted.get(namespace) ?? new Map<string, Set<string>>();
-    if (present) quotas.set(quota.metadata.name ?? '', countedStorageKeys(quota));
-    else quotas.delete(quota.metadata.name ?? '');
-    if (quotas.size > 0) counted.set(namespace, quotas);
-    else counted.delete(namespace);
-  };
-  const countedIn = (namespace: string, resource: string): boolean => {
-    for (const keys of counted.get(namespace)?.values() ?? []) if (keys.has(resource)) return true;
-    return false;
-  };
-  const initial = store.list(QUOTAS);
-  for (const quota of initial.items) track(quota, true);
+  // Which resources each namespace's quotas count, from the registry's quota index (the one admission reads):
+  // only a change to a counted resource (or to a quota) costs a recount. Made before this controller's watch,
+  // so the store serves the index each event first.
+  const index = registry.quotaIndex();
+  const initialRevision = store.revision();
+  // The quota this controller is writing the status of: its own write's event is no news (issue 18: each
+  // status write queued a recount that found nothing to change). Store events arrive inside the write.
+  let writing: { namespace: string; name: string } | undefined;
 
   const recount = (namespace: string): void => {
     for (const quota of store.list(QUOTAS, { namespace }).items) {
@@ -42,7 +32,13 @@ export function startQuotaController(registry: Registry, log: (line: string) => 
       const status = { hard, used: quotaUsage(store, quota) };
       if (jsonEqual(quota.status, status)) continue;
       const next: KubeObject = { ...quota, status };
-      registry.update(def, namespace, quota.metadata.name ?? '', next, { subresource: 'status', fieldManager: 'resourcequota-controller' });
+      const name = quota.metadata.name ?? '';
+      writing = { namespace, name };
+      try {
+        registry.update(def, namespace, name, next, { subresource: 'status', fieldManager: 'resourcequota-controller' });
+      } finally {
+        writing = undefined;
+      }
     }
   };
   const loop = startWorkLoop<string>(recount, (err, namespace) => {
@@ -53,17 +49,17 @@ export function startQuotaController(registry: Registry, log: (line: string) => 
     if (err instanceof ApiError && err.reason === 'NotFound') return;
     log(`quota controller: ${namespace}: ${(err as Error).message}`);
   });
-  const stopWatch = store.watch(undefined, Math.max(store.revision(), initial.revision), (event: StoreEvent) => {
+  const stopWatch = store.watch(undefined, initialRevision, (event: StoreEvent) => {
     const namespace = event.namespace;
     if (!namespace) return;
     if (event.resource === QUOTAS) {
-      track(event.object, event.type !== 'DELETED');
-      if (counted.has(namespace)) loop.enqueue(namespace);
+      if (writing?.namespace === namespace && writing.name === event.name) return;
+      if (index.hasQuotas(namespace)) loop.enqueue(namespace);
       return;
     }
-    if (countedIn(namespace, event.resource)) loop.enqueue(namespace);
+    if (index.counts(namespace, event.resource)) loop.enqueue(namespace);
   });
-  for (const namespace of counted.keys()) loop.enqueue(namespace);
+  for (const namespace of index.namespaces()) loop.enqueue(namespace);
   return {
     stop() {
       stopWatch();

@@ -19,11 +19,20 @@ export function generateNameSuffix(): string {
   return out;
 }
 
+/** kube's SimpleNameGenerator: the base is cut so that base and suffix stay within 63 characters. */
+const MAX_GENERATED_BASE = 63 - 5;
+
+/** The name kube-apiserver makes from a generateName (a 300-character one on a core Event gives 63 characters, real 1.20). */
+export function generatedName(generateName: unknown): string {
+  // Any value a body carries (validation refuses a non-string afterwards, naming this name).
+  return `${String(generateName).slice(0, MAX_GENERATED_BASE)}${generateNameSuffix()}`;
+}
+
 /** Fields the client may not set on create: cleared or replaced by the server. */
 export function prepareCreateMeta(def: ResourceDef, meta: ObjectMeta, namespace: string, now: Date): ObjectMeta {
   const out = copyWithout(meta, (key) => ALWAYS_DROPPED_ON_CREATE.has(key)
     || (key === 'namespace' && !def.namespaced) || (key === 'generation' && !def.generation));
-  if (!out.name && out.generateName) out.name = `${out.generateName}${generateNameSuffix()}`;
+  if (!out.name && out.generateName) out.name = generatedName(out.generateName);
   if (def.namespaced) out.namespace = namespace;
   out.uid = randomUUID();
   out.creationTimestamp = timestamp(now);

@@ -13,7 +13,7 @@ import type { Strategy } from './strategy.ts';
 import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import {
-  checkBodyShape, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
+  checkBodyShape, checkEventsV1Name, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
 import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
@@ -23,6 +23,7 @@ import { watchObjects, type StoredWatchEvent } from './watch.ts';
 import { applyPatchBody, recordUpdateManager } from './patching.ts';
 import { kindHooks } from './kind-hooks.ts';
 import { admitAgainstQuotas } from './resource-quota.ts';
+import { QuotaIndex } from './quota-index.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
 import { CarriedFieldsCache } from './carried-fields-cache.ts';
 import type { TrackedUpdate } from '../../core/patch/track-update.ts';
@@ -53,6 +54,7 @@ export class Registry implements ResourceApi {
   private readonly strategy: Strategy;
   private readonly now: () => Date;
   private readonly carried = new CarriedFieldsCache();
+  private quotas: QuotaIndex | undefined;
 
   constructor(options: RegistryOptions) {
     this.store = options.store;
@@ -159,6 +161,12 @@ export class Registry implements ResourceApi {
     return writeInTurns(() => this.patchSteps(def, namespace, name, patch.type, patch.body, options), options, between);
   }
 
+  /** The namespaces' ResourceQuotas, kept from the store's watch (made on first use), for admission and the quota controller. */
+  quotaIndex(): QuotaIndex {
+    this.quotas ??= new QuotaIndex(this.store);
+    return this.quotas;
+  }
+
   /** The core Event definition behind events.k8s.io Events (they are written as core Events). */
   private coreEvents(): ResourceDef {
     const core = this.catalog.lookup('', 'v1', 'events');
@@ -169,6 +177,7 @@ export class Registry implements ResourceApi {
   private *insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
+      checkEventsV1Name(this.coreEvents(), input);
       return this.present(def, yield* this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'create');
@@ -185,11 +194,17 @@ export class Registry implements ResourceApi {
     obj = yield* this.normalizeAndValidate(def, obj, undefined, options);
     // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
     admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
-    admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace);
     let tracked: TrackedUpdate<KubeObject> | undefined;
     if (!options.skipManagedFields) obj = (tracked = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) })).object;
-    if (options.dryRun) return this.present(def, obj);
+    const admitQuota = (): void => admitAgainstQuotas(this.store, (d) => this.catalog.storageKey(d), def, obj, namespace, this.quotaIndex());
+    if (options.dryRun) {
+      admitQuota();
+      return this.present(def, obj);
+    }
     yield;
+    // ResourceQuota admission in the commit's own turn: a write taken in turns lets other creates commit
+    // between its phases, and each must count (kube keeps this exact with a compare-and-swap on the quota).
+    admitQuota();
     const key = this.key(def, namespace, obj.metadata.name ?? '');
     try {
       const stored = this.store.create(key, obj);

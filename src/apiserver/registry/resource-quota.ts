@@ -118,10 +118,13 @@ function format(key: string, value: number): string {
   return String(value);
 }
 
-/** Throws a 403 when creating `obj` would exceed a ResourceQuota of its namespace. */
-export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) => string, def: ResourceDef, obj: KubeObject, namespace: string): void {
+/**
+ * Throws a 403 when creating `obj` would exceed a ResourceQuota of its namespace. The quotas come from
+ * `index` (quota-index.ts) when it is up to date with the store, else from a list.
+ */
+export function admitAgainstQuotas(store: Store, storageKey: (def: ResourceDef) => string, def: ResourceDef, obj: KubeObject, namespace: string, index?: { quotasIn(namespace: string): KubeObject[] | undefined }): void {
   if (!def.namespaced || !namespace) return;
-  const quotas = store.list('resourcequotas', { namespace }).items;
+  const quotas = index?.quotasIn(namespace) ?? store.list('resourcequotas', { namespace }).items;
   if (quotas.length === 0) return;
   // Listed only once a key concerns the object: a quota that counts nothing of this kind (Warren's
   // tenant-quota view counts none) must not make every create list and parse its whole collection

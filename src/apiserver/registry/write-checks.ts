@@ -8,6 +8,8 @@ import type { Store } from '../store/store.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import type { FieldValidation } from './resource-api.ts';
 import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
+import { eventsV1NameCauses } from '../validation/lease-event.ts';
+import { generatedName } from './object-meta.ts';
 
 /** The kinds served in a group version, to tell "no such kind" from "another kind" as kube's decoder does. */
 export interface KindsByGroupVersion {
@@ -136,4 +138,16 @@ export function handleUnknownFields(def: ResourceDef, paths: string[], mode: Fie
   const fields = paths.map((path) => path.replace(/^\./, ''));
   if (mode === 'Strict') throw strictDecodingError(def.kind, def.version, fields);
   warnings?.push(...unknownFieldWarnings(fields));
+}
+
+/**
+ * An events.k8s.io/v1 create's name rule (a DNS subdomain, where core v1 takes any path segment), checked
+ * before the Event is written as a core one. The message names the name as created, generated if need be,
+ * as kube's (which generates the name before it validates).
+ */
+export function checkEventsV1Name(coreEvents: ResourceDef, input: KubeObject): void {
+  const generateName = typeof input.metadata?.generateName === 'string' ? input.metadata.generateName : undefined;
+  const given = typeof input.metadata?.name === 'string' ? input.metadata.name : '';
+  const name = given || (generateName ? generatedName(generateName) : '');
+  throwIfInvalid(coreEvents, { ...input, metadata: { ...input.metadata, name } }, eventsV1NameCauses(generateName, name));
 }

@@ -2,6 +2,7 @@
 import type { StatusCause } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import { invalidValue, required } from './field-errors.ts';
+import { subdomainName } from './object-name.ts';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isObject(v) ? v : {});
@@ -27,5 +28,17 @@ export function validateEvent(obj: Obj): StatusCause[] {
   const eventNs = String(rec(obj.metadata).namespace ?? '');
   const objNs = String(involved.namespace ?? '');
   if (objNs !== '' && objNs !== eventNs) causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+  return causes;
+}
+
+/**
+ * events.k8s.io/v1 creates get ValidateObjectMeta with NameIsDNSSubdomain on top of the legacy checks
+ * (kube's ValidateEventCreate; v1 and v1beta1 requests skip it "for backwards compatibility"), so the same
+ * Event name is refused there and stored through v1. `name` is the name as created (generated if need be).
+ */
+export function eventsV1NameCauses(generateName: string | undefined, name: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (generateName) for (const msg of subdomainName(generateName, true)) causes.push(invalidValue('metadata.generateName', generateName, msg));
+  if (name) for (const msg of subdomainName(name, false)) causes.push(invalidValue('metadata.name', name, msg));
   return causes;
 }

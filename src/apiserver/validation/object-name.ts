@@ -30,6 +30,9 @@ const cronJobName: NameRule = (name, prefix) => {
 
 const RULES: Record<string, NameRule> = {
   namespaces: labelName,
+  // A core Event's name has no syntax of its own (legacy validation sets none; real 1.20 stores a 2,000-character
+  // "Up_per:case" name): only the path-segment rule every object gets. events.k8s.io/v1 is stricter (eventsV1NameCauses).
+  events: pathSegmentName,
   services: dns1035Name,
   'roles.rbac.authorization.k8s.io': pathSegmentName,
   'rolebindings.rbac.authorization.k8s.io': pathSegmentName,

@@ -49,7 +49,7 @@ export function stripUpstreamHopByHop(res: IncomingMessage): void {
   const header = res.headers['keep-alive'];
   const seconds = typeof header === 'string' ? /^timeout=(\d+)/.exec(header)?.[1] : undefined;
   // Node's own margin: the hint less one second (an idle timer a second early beats a FIN in flight).
-  if (seconds !== undefined) hints.set(res.socket, Number(seconds) * 1000 - 1000);
+  if (seconds !== undefined && res.socket) hints.set(res.socket, Number(seconds) * 1000 - 1000);
   stripResponseHopByHop(res.headers);
 }
 
