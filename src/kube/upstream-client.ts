@@ -25,9 +25,6 @@ export interface UpstreamOptions {
   idleSocketMs?: number;
 }
 
-/** Idle lifetime of a pooled connection: under a default Node server's 5 s, as the gateway's (ADR 0036). */
-const IDLE_CONNECTION_MS = 4_000;
-
 export const UNAVAILABLE_MESSAGE = 'the upstream apiserver is unavailable';
 // kube-apiserver's wording for 504 (apimachinery errors.NewTimeoutError callers).
 export const TIMEOUT_MESSAGE = 'the server was unable to return a response in the time allotted, but may still be processing the request';
@@ -149,7 +146,7 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     // SNI as node:https sends it: the given name, else the host unless it is an address.
     const sni = servername ?? (isIP(hostname) ? undefined : hostname);
     if (sni) tlsOptions.servername = sni;
-    lean = createLeanPool({ connect: (session) => tls_.connect(session ? { ...tlsOptions, session } : tlsOptions), host: url.host, maxSockets: options.maxSockets ?? 128, idleMs: IDLE_CONNECTION_MS });
+    lean = createLeanPool({ connect: (session) => tls_.connect(session ? { ...tlsOptions, session } : tlsOptions), host: url.host, maxSockets: options.maxSockets ?? 128, idleMs: timeout });
     return lean;
   }
 
