@@ -30,7 +30,12 @@ export interface InformerOptions<T extends KubeObject> {
   labelSelector?: string;
   fieldSelector?: string;
   pageSize?: number; // default 500
-  onEvent?: (type: InformerEventType, obj: T, old: T | undefined) => void;
+  /**
+   * `textLength`: the length of the watch event's JSON line this object came in (the upstream's own
+   * serialisation, wrapper included), so a consumer that sizes what it keeps need not walk the object;
+   * undefined for the events a LIST synthesises.
+   */
+  onEvent?: (type: InformerEventType, obj: T, old: T | undefined, textLength?: number) => void;
   /**
    * Objects the consumer wants kept (client-go's transform, as a filter): the rest are never
    * stored nor reported, so an informer narrowed by what a selector cannot say costs only what
@@ -111,12 +116,12 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     }
   };
 
-  const emit = (type: InformerEventType, obj: T, old: T | undefined): void => {
+  const emit = (type: InformerEventType, obj: T, old: T | undefined, textLength?: number): void => {
     // A large event parsed in slices resumes after the turns it yields: stop() may have come meanwhile,
     // and a handler run for a stopped owner may start what no one stops any more.
     if (stopped) return;
     try {
-      options.onEvent?.(type, obj, old);
+      options.onEvent?.(type, obj, old, textLength);
     } catch (err) {
       log(levelled('error', `informer ${listPath}: event handler failed: ${String(err)}`));
     }
@@ -171,7 +176,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     markSynced();
   }
 
-  function handleEvent(event: { type: WatchEventType; object: T | Status }): WatchOutcome | undefined {
+  function handleEvent(event: { type: WatchEventType; object: T | Status }, textLength: number): WatchOutcome | undefined {
     if (event.type === 'ERROR') {
       const status = event.object as Status;
       log(levelled('warn', `informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`));
@@ -186,15 +191,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = store.delete(key);
-      emit('DELETED', options.transform ? options.transform(obj) : obj, old);
+      emit('DELETED', options.transform ? options.transform(obj) : obj, old, textLength);
     } else if (options.keep && !options.keep(obj)) {
       // No longer wanted: gone as far as the consumer is concerned.
       const old = store.delete(key);
-      if (old) emit('DELETED', obj, old);
+      if (old) emit('DELETED', obj, old, textLength);
     } else {
       const kept = options.transform ? options.transform(obj) : obj;
       const old = store.set(key, kept);
-      emit(old ? 'MODIFIED' : 'ADDED', kept, old);
+      emit(old ? 'MODIFIED' : 'ADDED', kept, old, textLength);
     }
     return undefined;
   }
@@ -227,8 +232,8 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       let pending: string[] = [];
       let parsing = false;
       let closed: (() => void) | undefined;
-      const handleLine = (event: { type: WatchEventType; object: T | Status }): boolean => {
-        const result = handleEvent(event);
+      const handleLine = (event: { type: WatchEventType; object: T | Status }, textLength: number): boolean => {
+        const result = handleEvent(event, textLength);
         if (!result) return true;
         outcome = result;
         res.destroy();
@@ -245,7 +250,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         try {
           while (pending.length > 0 && outcome === 'ended' && !stopped) {
             const line = pending.shift() ?? '';
-            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status })) break;
+            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status }, line.length)) break;
           }
         } catch (err) {
           fail(err);
@@ -271,7 +276,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
             return;
           }
           try {
-            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status })) return;
+            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status }, line.length)) return;
           } catch (err) {
             fail(err);
             return;
