@@ -19,7 +19,7 @@ import { statusError } from './status-error.ts';
 import { PROGRESS_NOTIFY_HEADER } from '../core/progress-headers.ts';
 import { levelled } from '../observability/log-line.ts';
 import { parseJsonInSlices } from '../http/json-slices.ts';
-import { STEP_BODY_BYTES } from '../http/yield-to-loop.ts';
+import { isLarge } from '../http/yield-to-loop.ts';
 
 export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
 
@@ -270,7 +270,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         pending = [];
         for (let i = 0; i < queue.length; i++) {
           const line = queue[i] ?? '';
-          if (line.length >= STEP_BODY_BYTES) {
+          if (isLarge(line.length)) {
             pending = queue.slice(i);
             void drain();
             return;
