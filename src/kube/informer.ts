@@ -31,11 +31,11 @@ export interface InformerOptions<T extends KubeObject> {
   fieldSelector?: string;
   pageSize?: number; // default 500
   /**
-   * `textLength`: the length of the watch event's JSON line this object came in (the upstream's own
-   * serialisation, wrapper included), so a consumer that sizes what it keeps need not walk the object;
-   * undefined for the events a LIST synthesises.
+   * `text`: the watch event's JSON line this object came in (the upstream's own serialisation, wrapper
+   * included), so a consumer that sizes what it keeps need not walk the object; undefined for the events
+   * a LIST synthesises. Read it, do not keep it.
    */
-  onEvent?: (type: InformerEventType, obj: T, old: T | undefined, textLength?: number) => void;
+  onEvent?: (type: InformerEventType, obj: T, old: T | undefined, text?: string) => void;
   /**
    * Objects the consumer wants kept (client-go's transform, as a filter): the rest are never
    * stored nor reported, so an informer narrowed by what a selector cannot say costs only what
@@ -116,12 +116,12 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     }
   };
 
-  const emit = (type: InformerEventType, obj: T, old: T | undefined, textLength?: number): void => {
+  const emit = (type: InformerEventType, obj: T, old: T | undefined, text?: string): void => {
     // A large event parsed in slices resumes after the turns it yields: stop() may have come meanwhile,
     // and a handler run for a stopped owner may start what no one stops any more.
     if (stopped) return;
     try {
-      options.onEvent?.(type, obj, old, textLength);
+      options.onEvent?.(type, obj, old, text);
     } catch (err) {
       log(levelled('error', `informer ${listPath}: event handler failed: ${String(err)}`));
     }
@@ -176,7 +176,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     markSynced();
   }
 
-  function handleEvent(event: { type: WatchEventType; object: T | Status }, textLength: number): WatchOutcome | undefined {
+  function handleEvent(event: { type: WatchEventType; object: T | Status }, text: string): WatchOutcome | undefined {
     if (event.type === 'ERROR') {
       const status = event.object as Status;
       log(levelled('warn', `informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`));
@@ -191,15 +191,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = store.delete(key);
-      emit('DELETED', options.transform ? options.transform(obj) : obj, old, textLength);
+      emit('DELETED', options.transform ? options.transform(obj) : obj, old, text);
     } else if (options.keep && !options.keep(obj)) {
       // No longer wanted: gone as far as the consumer is concerned.
       const old = store.delete(key);
-      if (old) emit('DELETED', obj, old, textLength);
+      if (old) emit('DELETED', obj, old, text);
     } else {
       const kept = options.transform ? options.transform(obj) : obj;
       const old = store.set(key, kept);
-      emit(old ? 'MODIFIED' : 'ADDED', kept, old, textLength);
+      emit(old ? 'MODIFIED' : 'ADDED', kept, old, text);
     }
     return undefined;
   }
@@ -232,8 +232,8 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       let pending: string[] = [];
       let parsing = false;
       let closed: (() => void) | undefined;
-      const handleLine = (event: { type: WatchEventType; object: T | Status }, textLength: number): boolean => {
-        const result = handleEvent(event, textLength);
+      const handleLine = (event: { type: WatchEventType; object: T | Status }, text: string): boolean => {
+        const result = handleEvent(event, text);
         if (!result) return true;
         outcome = result;
         res.destroy();
@@ -250,7 +250,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         try {
           while (pending.length > 0 && outcome === 'ended' && !stopped) {
             const line = pending.shift() ?? '';
-            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status }, line.length)) break;
+            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status }, line)) break;
           }
         } catch (err) {
           fail(err);
@@ -276,7 +276,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
             return;
           }
           try {
-            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status }, line.length)) return;
+            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status }, line)) return;
           } catch (err) {
             fail(err);
             return;

@@ -1,10 +1,12 @@
 // The shared cache's event ring is bounded by bytes (ringMaxBytes). A watch event is
-// sized by its own JSON line, as the upstream sent it (the informer passes its length),
+// sized from its own JSON line, as the upstream sent it (the informer passes it),
 // instead of walking the parsed object: the walk cost ~2/3 of the event's parse on
-// every event. A relist's synthesised events have no line and are still walked.
+// every event. A relist's synthesised events have no line and are still walked (ADR 0042).
+import fc from 'fast-check';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResourceCache } from '../../../../src/gateway/cache/resource-cache.ts';
+import { approximateBytes, approximateTextBytes } from '../../../../src/gateway/cache/event-ring.ts';
 import { startInformer } from '../../../../src/kube/informer.ts';
 import type { KubeObject } from '../../../../src/core/types.ts';
 import { eventually } from '../../../helpers/poll.ts';
@@ -13,21 +15,21 @@ import { FakeUpstream } from './fake-upstream.ts';
 const PATH = '/api/v1/configmaps';
 const cm = (name: string, payload: string): KubeObject => ({ metadata: { name, namespace: 'abc123-ns', labels: { 'tenancy.warren.dev/tenant': 'abc123' } }, data: { payload } } as KubeObject);
 
-describe('informer: each watch event carries the length of its JSON line', () => {
-  it('watch events report their line length; events a LIST synthesises report none', async () => {
+describe('informer: each watch event carries its JSON line', () => {
+  it('watch events come with their line; events a LIST synthesises with none', async () => {
     const up = new FakeUpstream(PATH, 'ConfigMapList', 'v1');
     up.apply('ADDED', cm('listed', 'a'));
-    const seen: { name: string; textLength: number | undefined }[] = [];
-    const informer = startInformer<KubeObject>({ upstream: up, listPath: PATH, log: () => undefined, onEvent: (_t, obj, _old, textLength) => seen.push({ name: obj.metadata.name!, textLength }) });
+    const seen: { name: string; text: string | undefined }[] = [];
+    const informer = startInformer<KubeObject>({ upstream: up, listPath: PATH, log: () => undefined, onEvent: (_t, obj, _old, text) => seen.push({ name: obj.metadata.name!, text }) });
     try {
       await informer.synced();
       await eventually(async () => up.streams.size > 0, 'the watch is open', { intervalMs: 2 });
       up.apply('ADDED', cm('watched', 'x'.repeat(500)));
-      // A line past the step size (ADR 0026) is parsed in slices: its length still comes along.
+      // A line past the step size (ADR 0026) is parsed in slices: it still comes along.
       up.apply('MODIFIED', cm('watched', 'y'.repeat(70 * 1024)));
       await eventually(async () => seen.length === 3, 'three events', { intervalMs: 2 });
-      const lines = up.history.slice(1).map((h) => h.line.length - 1); // without the LF
-      assert.deepEqual(seen, [{ name: 'listed', textLength: undefined }, { name: 'watched', textLength: lines[0] }, { name: 'watched', textLength: lines[1] }]);
+      const lines = up.history.slice(1).map((h) => h.line.slice(0, -1)); // without the LF
+      assert.deepEqual(seen, [{ name: 'listed', text: undefined }, { name: 'watched', text: lines[0] }, { name: 'watched', text: lines[1] }]);
     } finally {
       informer.stop();
       up.close();
@@ -53,6 +55,33 @@ describe('shared cache ring: sized by the event text', () => {
     } finally {
       cache.stop();
       up.close();
+    }
+  });
+});
+
+describe('approximateTextBytes: the text estimate never counts far below the walk', () => {
+  it('for any JSON value, the estimate from its text is at least ~0.88x the walk (approximateBytes), less a constant', () => {
+    // The worst shape is an array of one-digit numbers: 2 characters each in JSON, 9 for the walk. Without the
+    // per-comma allowance a hostile tenant's number arrays would be counted at ~2/9 of the walk, and the ring
+    // would hold ~4x the memory its byte bound names.
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      const text = JSON.stringify(value);
+      assert.ok(approximateTextBytes(text) >= 0.88 * approximateBytes(value) - 16, `${approximateTextBytes(text)} vs ${approximateBytes(value)} for ${text.slice(0, 80)}`);
+    }), { numRuns: 2_000 });
+  });
+
+  it('hostile dense shapes, and a ConfigMap, by table', () => {
+    const shapes: unknown[] = [
+      Array(30_000).fill(1),
+      Array(30_000).fill(null),
+      Array(30_000).fill([]),
+      Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`k${i}`, {}])),
+      Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`k${i}`, 0])),
+      { metadata: { name: 'wt-00001', namespace: 'abc123-bench', labels: { 'tenancy.warren.dev/tenant': 'abc123' } }, data: { payload: 'x'.repeat(900) } },
+    ];
+    for (const value of shapes) {
+      const text = JSON.stringify(value);
+      assert.ok(approximateTextBytes(text) >= 0.88 * approximateBytes(value), text.slice(0, 40));
     }
   });
 });
