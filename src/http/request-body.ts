@@ -7,7 +7,7 @@ import { ApiError, badRequest } from '../core/api-error.ts';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../core/protobuf/index.ts';
 import { MAX_BODY_MEMBERS, MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS, scanJson, type JsonScanRefusal } from './json-scan.ts';
 import { parseJsonInSlices } from './json-slices.ts';
-import { STEP_BODY_BYTES } from './yield-to-loop.ts';
+import { isLarge } from './yield-to-loop.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -122,7 +122,7 @@ export async function decodeBodyInSteps(body: Buffer, contentType: string | unde
   const type = mediaType(contentType);
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml';
   const json = yaml || !(type.includes('protobuf') || type.includes('cbor'));
-  if (body.length < STEP_BODY_BYTES || !json || !looksLikeJsonBytes(body)) return decodeBody(body, contentType, expected, limits);
+  if (!isLarge(body.length) || !json || !looksLikeJsonBytes(body)) return decodeBody(body, contentType, expected, limits);
   const refused = scanJson(body, limits);
   if (refused) throw scanRefusal(refused, expected);
   try {

@@ -8,11 +8,19 @@
 /** Bodies from this size on are worked on in steps with a turn of the loop between them. */
 export const STEP_BODY_BYTES = 64 * 1024;
 
+/**
+ * Is a body (bytes, or a JSON line's characters) large enough to be worked on in steps? The one
+ * test every reader, writer and parser uses, so the threshold cannot drift between them.
+ */
+export function isLarge(size: number): boolean {
+  return size >= STEP_BODY_BYTES;
+}
+
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Yields when the body is large enough for its next step to be a stall worth cutting. */
 export async function yieldIfLarge(bytes: number): Promise<void> {
-  if (bytes >= STEP_BODY_BYTES) await yieldToLoop();
+  if (isLarge(bytes)) await yieldToLoop();
 }

@@ -19,7 +19,7 @@ import { statusError } from './status-error.ts';
 import { PROGRESS_NOTIFY_HEADER } from '../core/progress-headers.ts';
 import { levelled } from '../observability/log-line.ts';
 import { parseJsonInSlices } from '../http/json-slices.ts';
-import { STEP_BODY_BYTES } from '../http/yield-to-loop.ts';
+import { isLarge } from '../http/yield-to-loop.ts';
 
 export type InformerEventType = Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
 
@@ -30,7 +30,12 @@ export interface InformerOptions<T extends KubeObject> {
   labelSelector?: string;
   fieldSelector?: string;
   pageSize?: number; // default 500
-  onEvent?: (type: InformerEventType, obj: T, old: T | undefined) => void;
+  /**
+   * `text`: the watch event's JSON line this object came in (the upstream's own serialisation, wrapper
+   * included), so a consumer that sizes what it keeps need not walk the object; undefined for the events
+   * a LIST synthesises. Read it, do not keep it.
+   */
+  onEvent?: (type: InformerEventType, obj: T, old: T | undefined, text?: string) => void;
   /**
    * Objects the consumer wants kept (client-go's transform, as a filter): the rest are never
    * stored nor reported, so an informer narrowed by what a selector cannot say costs only what
@@ -111,12 +116,12 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     }
   };
 
-  const emit = (type: InformerEventType, obj: T, old: T | undefined): void => {
+  const emit = (type: InformerEventType, obj: T, old: T | undefined, text?: string): void => {
     // A large event parsed in slices resumes after the turns it yields: stop() may have come meanwhile,
     // and a handler run for a stopped owner may start what no one stops any more.
     if (stopped) return;
     try {
-      options.onEvent?.(type, obj, old);
+      options.onEvent?.(type, obj, old, text);
     } catch (err) {
       log(levelled('error', `informer ${listPath}: event handler failed: ${String(err)}`));
     }
@@ -171,7 +176,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     markSynced();
   }
 
-  function handleEvent(event: { type: WatchEventType; object: T | Status }): WatchOutcome | undefined {
+  function handleEvent(event: { type: WatchEventType; object: T | Status }, text: string): WatchOutcome | undefined {
     if (event.type === 'ERROR') {
       const status = event.object as Status;
       log(levelled('warn', `informer ${listPath}: watch error ${status.code}: ${status.message ?? ''}`));
@@ -186,15 +191,15 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
     const key = objectKey(obj);
     if (event.type === 'DELETED') {
       const old = store.delete(key);
-      emit('DELETED', options.transform ? options.transform(obj) : obj, old);
+      emit('DELETED', options.transform ? options.transform(obj) : obj, old, text);
     } else if (options.keep && !options.keep(obj)) {
       // No longer wanted: gone as far as the consumer is concerned.
       const old = store.delete(key);
-      if (old) emit('DELETED', obj, old);
+      if (old) emit('DELETED', obj, old, text);
     } else {
       const kept = options.transform ? options.transform(obj) : obj;
       const old = store.set(key, kept);
-      emit(old ? 'MODIFIED' : 'ADDED', kept, old);
+      emit(old ? 'MODIFIED' : 'ADDED', kept, old, text);
     }
     return undefined;
   }
@@ -227,8 +232,8 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
       let pending: string[] = [];
       let parsing = false;
       let closed: (() => void) | undefined;
-      const handleLine = (event: { type: WatchEventType; object: T | Status }): boolean => {
-        const result = handleEvent(event);
+      const handleLine = (event: { type: WatchEventType; object: T | Status }, text: string): boolean => {
+        const result = handleEvent(event, text);
         if (!result) return true;
         outcome = result;
         res.destroy();
@@ -245,7 +250,7 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         try {
           while (pending.length > 0 && outcome === 'ended' && !stopped) {
             const line = pending.shift() ?? '';
-            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status })) break;
+            if (!handleLine((await parseJsonInSlices(line)) as { type: WatchEventType; object: T | Status }, line)) break;
           }
         } catch (err) {
           fail(err);
@@ -265,13 +270,13 @@ export function startInformer<T extends KubeObject>(options: InformerOptions<T>)
         pending = [];
         for (let i = 0; i < queue.length; i++) {
           const line = queue[i] ?? '';
-          if (line.length >= STEP_BODY_BYTES) {
+          if (isLarge(line.length)) {
             pending = queue.slice(i);
             void drain();
             return;
           }
           try {
-            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status })) return;
+            if (!handleLine(JSON.parse(line) as { type: WatchEventType; object: T | Status }, line)) return;
           } catch (err) {
             fail(err);
             return;

@@ -8,7 +8,7 @@ import type { Registry } from '../registry/registry.ts';
 import type { WriteOptions } from '../registry/resource-api.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import { decodeBody, decodeBodyInSteps, patchKindOf, readBody } from '../../http/request-body.ts';
-import { STEP_BODY_BYTES, yieldIfLarge, yieldToLoop } from '../../http/yield-to-loop.ts';
+import { isLarge, yieldIfLarge, yieldToLoop } from '../../http/yield-to-loop.ts';
 import { negotiateResourceFormat, sendJson } from './respond.ts';
 import { applyFieldManager, deleteOptions, listQuery, watchQuery, writeOptions } from './query-options.ts';
 import { serveWatch, type WatchSettings } from './watch-stream.ts';
@@ -60,7 +60,7 @@ async function bodyOf(ctx: ResourceContext): Promise<{ body: unknown; large: boo
   const body = await decodeBodyInSteps(raw, ctx.req.headers['content-type'], ctx.def);
   await yieldIfLarge(raw.length);
   // Large by the bytes read, not by Content-Length: a chunked body has none and must not take the one-step path.
-  return { body, large: raw.length >= STEP_BODY_BYTES };
+  return { body, large: isLarge(raw.length) };
 }
 
 /** The turn before a large write's answer is serialised. */

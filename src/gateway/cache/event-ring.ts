@@ -97,6 +97,21 @@ export class EventRing {
   }
 }
 
+/** What a member or an element is counted beyond its text: a JSON comma, and the per-value allowance of approximateBytes. */
+const PER_SEPARATOR = 6;
+
+/**
+ * The same estimate from an object's JSON text, without walking the parsed object (~1 µs against ~10 for a
+ * 1.5 KiB ConfigMap event): its length, plus an allowance per comma, so that text dense in small values
+ * (a hostile `[1,1,1,…]`, 2 characters per element) is not counted at a fraction of what approximateBytes
+ * counts for it (9 per element). Commas inside strings add to the estimate; they never lower it.
+ */
+export function approximateTextBytes(text: string): number {
+  let commas = 0;
+  for (let at = text.indexOf(','); at !== -1; at = text.indexOf(',', at + 1)) commas++;
+  return text.length + PER_SEPARATOR * commas;
+}
+
 /**
  * About how many bytes an object's JSON takes: string lengths plus a little
  * per key and value, without serialising it. Cheap enough for every event.

@@ -136,9 +136,10 @@ export class FairLimiter {
    */
   tryAcquire(tenant: string, limits: TenantLimits): Release | undefined {
     const flow = this.flowOf(tenant);
-    this.recent.seen(tenant, this.now());
+    const now = this.now();
+    this.recent.seen(tenant, now);
     this.pacer?.observe(tenant, flow.running + flow.queue.length + 1);
-    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits)) return this.start(tenant, flow);
+    if (flow.queue.length === 0 && this.canRun(tenant, flow, limits, now)) return this.start(tenant, flow);
     // A caller that does not go on to acquire() leaves no idle flow behind (it would read as contention).
     this.forgetIfIdle(tenant, flow);
     return undefined;
@@ -151,7 +152,7 @@ export class FairLimiter {
       tenants[id] = { running: flow.running, queued: flow.queue.length };
       queued += flow.queue.length;
     }
-    return { running: this.running, queued, tenants, limit: this.limit() };
+    return { running: this.running, queued, tenants, limit: this.limit(this.now()) };
   }
 
   /** Would `tenant`'s next request be refused at once (its queue is full)? */
@@ -162,24 +163,25 @@ export class FairLimiter {
 
   /** Serves waiting requests after the gateway-wide limit rose by itself (an adaptive limit's or a pacer's timer). */
   wake(): void {
-    this.dispatch();
+    this.dispatch(this.now());
   }
 
-  private canRun(tenant: string, flow: Flow, limits: TenantLimits): boolean {
-    return flow.running < limits.seats && this.running < this.limit() && (this.pacer?.mayStart(tenant, flow.running) ?? true);
+  // One clock read per acquire, release or wake, passed down: `now` is the time of that call.
+  private canRun(tenant: string, flow: Flow, limits: TenantLimits, now: number): boolean {
+    return flow.running < limits.seats && this.running < this.limit(now) && (this.pacer?.mayStart(tenant, flow.running) ?? true);
   }
 
   /**
    * Several tenants running or queued, or another seen within the window: then a neighbour's
    * latency is at stake and an adaptive limit applies. A tenant alone is held by its own seats only.
    */
-  private contended(): boolean {
-    return this.flows.size > 1 || this.recent.several(this.now());
+  private contended(now: number): boolean {
+    return this.flows.size > 1 || this.recent.several(now);
   }
 
-  /** Gateway-wide seats now. */
-  private limit(): number {
-    if (this.seatLimit.uncontended && !this.contended()) return this.seatLimit.uncontended();
+  /** Gateway-wide seats at `now`. */
+  private limit(now: number): number {
+    if (this.seatLimit.uncontended && !this.contended(now)) return this.seatLimit.uncontended();
     return this.seatLimit.current();
   }
 
@@ -196,12 +198,13 @@ export class FairLimiter {
       released = true;
       flow.running--;
       this.running--;
-      this.recent.seen(tenant, this.now());
+      const now = this.now();
+      this.recent.seen(tenant, now);
       this.pacer?.observe(tenant, flow.running + flow.queue.length);
       // Measured before dispatch: a limit that grows on this sample admits the next waiters at once.
       if (done) completed?.();
       this.forgetIfIdle(tenant, flow);
-      this.dispatch();
+      this.dispatch(now);
     };
   }
 
@@ -212,9 +215,9 @@ export class FairLimiter {
    * tenant holds all the others (APF's fair queuing likewise serves the queue
    * that has had the least service).
    */
-  private dispatch(): void {
-    while (this.running < this.limit()) {
-      const at = this.nextRunnable();
+  private dispatch(now: number): void {
+    while (this.running < this.limit(now)) {
+      const at = this.nextRunnable(now);
       if (at < 0) return;
       const tenant = this.ring[at] as string;
       this.ring.splice(at, 1);
@@ -227,7 +230,7 @@ export class FairLimiter {
   }
 
   /** Index in the ring of the runnable tenant with the fewest running requests; -1 if none can run. */
-  private nextRunnable(): number {
+  private nextRunnable(now: number): number {
     let best = -1;
     let bestRunning = Infinity;
     for (let i = 0; i < this.ring.length; i++) {
@@ -235,7 +238,7 @@ export class FairLimiter {
       const flow = this.flowOf(tenant);
       const head = flow.queue[0];
       // A tenant at its own share keeps its place; others go first.
-      if (!head || flow.running >= bestRunning || !this.canRun(tenant, flow, head.limits)) continue;
+      if (!head || flow.running >= bestRunning || !this.canRun(tenant, flow, head.limits, now)) continue;
       best = i;
       bestRunning = flow.running;
     }

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { badRequest } from '../../core/api-error.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { decodeBody, decodeBodyInSteps, GATEWAY_JSON_LIMITS, readBody, type BodyType } from '../../http/request-body.ts';
-import { STEP_BODY_BYTES, yieldToLoop } from '../../http/yield-to-loop.ts';
+import { isLarge, yieldToLoop } from '../../http/yield-to-loop.ts';
 import { bodyReadFirst } from './body-read-first.ts';
 
 export async function readRequestValue(req: IncomingMessage, expected?: BodyType): Promise<unknown> {
@@ -12,7 +12,7 @@ export async function readRequestValue(req: IncomingMessage, expected?: BodyType
   const body = bodyReadFirst(req) ?? await readBody(req);
   // The gateway's limits (ADR 0026): also a bound on members per object, which the embedded apiserver does not set.
   // A small body (every ConfigMap a bench writes) is decoded in this turn: no step is long enough to cut.
-  if (body.length < STEP_BODY_BYTES) return decodeBody(body, req.headers['content-type'], expected, GATEWAY_JSON_LIMITS);
+  if (!isLarge(body.length)) return decodeBody(body, req.headers['content-type'], expected, GATEWAY_JSON_LIMITS);
   // A large body's last bytes came in the loop turn that read them: decoding waits for the next (yield-to-loop.ts).
   await yieldToLoop();
   // A large body is parsed in slices (json-slices.ts): no one step of the parse holds the loop for long.

@@ -11,7 +11,7 @@ import { plainTextError } from './plain-text-error.ts';
 import { isObject } from '../../core/types.ts';
 import { safeResponseHeaders, type ResponseHeaders, type WarningScrubber } from './response-headers.ts';
 import { sendStatus, upstreamFailure } from './proxy-errors.ts';
-import { STEP_BODY_BYTES, yieldToLoop } from '../../http/yield-to-loop.ts';
+import { isLarge, yieldToLoop } from '../../http/yield-to-loop.ts';
 import { parseJsonInSlices } from '../../http/json-slices.ts';
 
 export interface JsonResponseOptions {
@@ -30,7 +30,7 @@ const SLICE_BYTES = 64 * 1024;
  */
 function readIdentityBody(upstreamRes: IncomingMessage, declared: number): Promise<Buffer> {
   // A large body with a Content-Length goes straight into one buffer: no second copy from concat.
-  const into = Number.isSafeInteger(declared) && declared >= STEP_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined;
+  const into = Number.isSafeInteger(declared) && isLarge(declared) ? Buffer.allocUnsafe(declared) : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -124,7 +124,7 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
     // An error answered in plain text keeps its code, in words of our own.
     if (!/json/i.test(String(upstreamRes.headers['content-type'] ?? ''))) throw plainTextError(upstreamStatus) ?? internalError('the server returned a response that could not be translated');
     size = raw.length;
-    if (size < STEP_BODY_BYTES) {
+    if (!isLarge(size)) {
       // Small (every object a create, update or GET answers): parsed and translated in this turn, no awaits.
       body = options.translate(JSON.parse(raw.toString('utf8')));
     } else {
@@ -148,7 +148,7 @@ export async function sendTranslatedJson(upstreamRes: IncomingMessage, res: Serv
   headers['content-type'] ??= 'application/json';
   const field = bigArrayField(body);
   if (field === undefined) {
-    if (size >= STEP_BODY_BYTES) await yieldToLoop();
+    if (isLarge(size)) await yieldToLoop();
     if (res.destroyed) return;
     const text = JSON.stringify(body);
     headers['content-length'] = Buffer.byteLength(text);

@@ -43,14 +43,20 @@ describe('adaptive seats behind the FairLimiter', () => {
   });
 
   it('an overdue probe ends on its timer and the waiters are served without any request ending', async () => {
-    const seats = createAdaptiveSeats({ settings: { probeMaxMs: 20, initialLimit: 3 } });
-    const limiter = new FairLimiter(seats);
+    // The probe's deadline is on the seats' clock, so a loaded machine cannot end it before the waiters
+    // are counted (with the real clock, 20 ms could pass before the next turn: flaky under load).
+    const clock = { t: 0 };
+    const seats = createAdaptiveSeats({ now: () => clock.t, settings: { probeMaxMs: 20, initialLimit: 3 } });
+    const limiter = new FairLimiter(seats, undefined, { now: () => clock.t });
     seats.onRaised(() => limiter.wake());
     await neighbourSeen(limiter);
     const slow = await limiter.acquire('a', LIMITS);
     const waiting = [limiter.acquire('b', LIMITS), limiter.acquire('c', LIMITS)];
     await settled();
     assert.equal(limiter.stats().queued, 2);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(limiter.stats().queued, 2, 'the probe is not overdue on its own clock: its timer armed again');
+    clock.t += 25;
     const keepAlive = setTimeout(() => undefined, 5_000);
     const served = await Promise.all(waiting);
     clearTimeout(keepAlive);

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdaptiveSeats } from '../../../../src/gateway/fairness/adaptive-seats.ts';
-import { FairLimiter, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
+import { FairLimiter, type Release, type SeatLimit } from '../../../../src/gateway/fairness/fair-limiter.ts';
 import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
 
 const LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 60_000 };
@@ -134,6 +134,34 @@ describe('tryAcquire (the seat taken without waiting machinery)', () => {
     assert.ok(waiting.r);
     assert.equal(limiter.stats().running, 1);
     (waiting.r as unknown as Release)(true);
+    assert.equal(limiter.stats().running, 0);
+  });
+});
+
+describe('the clock is read once per acquire and per release (review of session 12)', () => {
+  it('a lone tenant: tryAcquire, and a release that dispatches a waiter, each read the limiter clock once', async () => {
+    let reads = 0;
+    // A limit with a ceiling for a lone tenant, as adaptive seats: each seat check asks whether the gateway is
+    // contended, which (one flow only) reads the clock for the window of recent tenants.
+    const seats: SeatLimit = { current: () => 16, uncontended: () => 600, begin: () => undefined };
+    const limiter = new FairLimiter(seats, undefined, { now: () => { reads++; return 0; }, contentionWindowMs: 1_000 });
+    const two: TenantLimits = { ...LIMITS, seats: 2 };
+    const first = limiter.tryAcquire('acme', two);
+    assert.equal(reads, 1, 'one read for a seat taken at once (contention check included)');
+    const second = limiter.tryAcquire('acme', two);
+    assert.ok(first && second);
+    const waiting: Release[] = [];
+    for (let i = 0; i < 2; i++) void limiter.acquire('acme', two).then((r) => waiting.push(r));
+    reads = 0;
+    first(true);
+    assert.equal(reads, 1, 'one read for a release whose dispatch checked the limit several times');
+    await settled();
+    assert.equal(waiting.length, 1, 'the freed seat went to the first waiter, the second still waits');
+    assert.equal(limiter.stats().running, 2);
+    second(true);
+    await settled();
+    assert.equal(waiting.length, 2);
+    for (const r of waiting) r(true);
     assert.equal(limiter.stats().running, 0);
   });
 });
