@@ -16,6 +16,7 @@ import { startWarren } from '../warren.ts';
 import { str, type CommandInput } from './cli-io.ts';
 import { jsonLogger } from './log.ts';
 import { untilSignal } from './signals.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
 export async function runServeCommand({ io, values }: CommandInput): Promise<number> {
   const { kubeconfig, context, help: _help, ...rest } = values;
@@ -38,6 +39,8 @@ export async function runServeCommand({ io, values }: CommandInput): Promise<num
     upstreamKubeconfig = { yaml: exportKubeconfig(loadHostKubeconfig({ paths: [upstreamKubeconfig.path], from: 'upstream.kubeconfig' }, chosen)) };
   }
   const log = jsonLogger('warren', level);
+  // This process hosts the propagation engine: its heap stays near its live data (ADR 0040).
+  limitHeapGrowth(options.heapGrowingPercent);
   // An exec or auth-provider user (in cluster: the ServiceAccount token file) needs
   // client-node before the gateway reads Warren's credential from requestOptions().
   if (kubeconfigNeedsClient(upstreamKubeconfig)) await loadKubeClient();

@@ -9,6 +9,8 @@ import { bool, str, type CommandInput } from './cli-io.ts';
 import { fileLogger } from './log.ts';
 import { untilSignal } from './signals.ts';
 import { upSummary } from './up-summary.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
+import { DEFAULT_HEAP_GROWING_PERCENT } from '../config/config-schema.ts';
 
 export async function runUpCommand({ io, values }: CommandInput): Promise<number> {
   const dataDir = str(values, 'data-dir') ?? '.warren';
@@ -24,6 +26,8 @@ export async function runUpCommand({ io, values }: CommandInput): Promise<number
   }
   const tenantsDir = str(values, 'tenants-dir') ?? 'tenants';
   const logPath = join(dataDir, 'warren.log');
+  // The engine, the gateway and the embedded servers share this process: its heap stays near its live data (ADR 0040).
+  limitHeapGrowth(DEFAULT_HEAP_GROWING_PERCENT);
   const auditLogPath = str(values, 'audit-log-path');
   const up = await startUp({
     dataDir,

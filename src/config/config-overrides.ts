@@ -52,6 +52,7 @@ export const OVERRIDES: readonly OverrideRow[] = [
   row('metrics.enabled', 'boolean'),
   row('metrics.tenantLabelLimit', 'integer'),
   row('log.level', 'string', 'log-level'),
+  row('memory.heapGrowingPercent', 'integer'),
   row('leaderElection.enabled', 'boolean', 'leader-elect'),
   row('leaderElection.namespace', 'string'),
   row('leaderElection.leaseName', 'string'),

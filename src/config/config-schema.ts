@@ -4,6 +4,9 @@
 // Field names are camelCase, as Kubernetes component configs are.
 import { TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
 
+/** What `memory.heapGrowingPercent` defaults to (ADR 0040; applied by src/cli/heap-growth.ts). */
+export const DEFAULT_HEAP_GROWING_PERCENT = 25;
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface FairnessLimits {
@@ -56,6 +59,10 @@ export interface WarrenConfig {
     tenantLabelLimit: number;
   };
   log: { level: LogLevel };
+  memory: {
+    /** The heap may grow this % past what the last full GC kept before the next one (ADR 0040); 0 = V8's own factor (up to 300%). */
+    heapGrowingPercent: number;
+  };
   leaderElection: {
     enabled: boolean;
     namespace: string;
@@ -89,6 +96,7 @@ export function defaultConfig(): WarrenConfig {
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
+    memory: { heapGrowingPercent: DEFAULT_HEAP_GROWING_PERCENT },
     leaderElection: {
       enabled: true, namespace: 'warren-system', leaseName: 'warren-controllers', identity: '',
       leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2,
@@ -128,6 +136,7 @@ export const CONFIG_SCHEMA = {
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),
     log: section({ level: { enum: ['debug', 'info', 'warn', 'error'] } }),
+    memory: section({ heapGrowingPercent: { type: 'integer', minimum: 0, maximum: 300 } }),
     leaderElection: section({
       enabled: { type: 'boolean' },
       namespace: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$' },

@@ -13,6 +13,8 @@ export interface ServeOptions {
   servingNames: string[];
   auditAttribution: { upstreamUser: string } | undefined;
   upstreamTimeoutMs: number;
+  /** For limitHeapGrowth() (src/cli/heap-growth.ts): 0 = V8's own factor. */
+  heapGrowingPercent: number;
   /** startGateway's operational options, from the fairness, metrics and audit sections. */
   gateway: {
     fairness: { enabled: boolean; totalSeats: number; retryAfterSeconds: number; adaptive: WarrenConfig['fairness']['adaptive']; pacing: WarrenConfig['fairness']['pacing']; concurrentHandshakes: number; holdSpread: number; holdWhileQueueFull: boolean; defaults: WarrenConfig['fairness']['defaults']; tenants: WarrenConfig['fairness']['tenants'] };
@@ -46,6 +48,7 @@ export function buildServeOptions(config: WarrenConfig, env: Record<string, stri
     servingNames: config.servingNames,
     auditAttribution: config.upstream.auditImpersonate ? { upstreamUser: config.upstream.auditImpersonate } : undefined,
     upstreamTimeoutMs: config.upstream.timeoutSeconds * 1000,
+    heapGrowingPercent: config.memory.heapGrowingPercent,
     gateway: {
       fairness: { ...config.fairness },
       // metrics.enabled false or a limit of 0: no per-tenant label at all (everything counts as "other").

@@ -14,8 +14,7 @@ const SHARED_STATUS = ['conditions', 'aggregatedStatus'] as const;
 
 export function bindingView<T extends KubeObject>(binding: T): T {
   const { managedFields: _managed, ...metadata } = binding.metadata;
-  for (const key of SHARED_META) if (metadata[key] !== undefined) metadata[key] = viewStrings.shared(metadata[key]) as never;
-  const view = { ...binding, metadata };
+  const view = { ...binding, metadata: shareMembers(metadata, SHARED_META) };
   const spec = sharedParts(binding.spec, SHARED_SPEC);
   if (spec !== undefined) (view as KubeObject).spec = spec;
   const status = sharedParts(binding.status, SHARED_STATUS);
@@ -26,7 +25,12 @@ export function bindingView<T extends KubeObject>(binding: T): T {
 /** A copy of an object whose named members are shared copies; anything else (absent, not an object) as it is. */
 function sharedParts(value: unknown, keys: readonly string[]): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key of keys) if (copy[key] !== undefined) copy[key] = viewStrings.shared(copy[key]);
-  return copy;
+  return shareMembers({ ...(value as Record<string, unknown>) }, keys);
+}
+
+/** Replaces the named members of an object the view owns (a copy made here) by their shared copies. */
+function shareMembers<T extends object>(owned: T, keys: readonly string[]): T {
+  const members = owned as Record<string, unknown>;
+  for (const key of keys) if (members[key] !== undefined) members[key] = viewStrings.shared(members[key]);
+  return owned;
 }

@@ -58,6 +58,9 @@ export function createInterner(maxEntries = MAX_ENTRIES, maxChars = MAX_CHARS): 
     if (typeof value === 'string') return string(value) as T;
     if (value === null || typeof value !== 'object') return value;
     const text = JSON.stringify(value);
+    // Too large to keep: a frozen copy of its own, parsed back from the text already made (a "__proto__"
+    // key stays an own key), its strings not interned: one event's large value must not fill the string table.
+    if (!values.keeps(text)) return deepFreeze(JSON.parse(text) as T);
     const known = values.get(text);
     if (known !== undefined) return known as T;
     return values.keep(text, deepFreeze(json(value))) as T;
@@ -66,13 +69,15 @@ export function createInterner(maxEntries = MAX_ENTRIES, maxChars = MAX_CHARS): 
 }
 
 /** A map from text to its one copy, dropped whole past `maxEntries` entries or `maxChars` characters of keys. */
-function boundedTable<V>(maxEntries: number, maxChars: number): { get(key: string): V | undefined; keep(key: string, value: V): V; size(): number; chars(): number } {
+function boundedTable<V>(maxEntries: number, maxChars: number): { get(key: string): V | undefined; keeps(key: string): boolean; keep(key: string, value: V): V; size(): number; chars(): number } {
   let map = new Map<string, V>();
   let chars = 0;
+  const keeps = (key: string): boolean => key.length < maxChars * LARGEST_KEPT;
   return {
     get: (key) => map.get(key),
+    keeps,
     keep(key, value) {
-      if (key.length >= maxChars * LARGEST_KEPT) return value;
+      if (!keeps(key)) return value;
       if (map.size >= maxEntries || chars + key.length > maxChars) { map = new Map(); chars = 0; }
       map.set(key, value);
       chars += key.length;

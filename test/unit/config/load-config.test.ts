@@ -48,6 +48,12 @@ describe('loadConfig', () => {
     assert.equal(c.fairness.defaults.seats, 20);
   });
 
+  it('the heap growing factor (ADR 0040): 25% unless set, 0 leaves V8 its own', () => {
+    assert.equal(loadConfig({ env: {}, flags: KC }).memory.heapGrowingPercent, 25);
+    assert.equal(loadConfig({ env: { WARREN_MEMORY_HEAP_GROWING_PERCENT: '0' }, flags: KC }).memory.heapGrowingPercent, 0);
+    assert.equal(loadConfig({ env: { WARREN_MEMORY_HEAP_GROWING_PERCENT: '10' }, flags: { ...KC, 'memory-heap-growing-percent': '40' } }).memory.heapGrowingPercent, 40);
+  });
+
   it('the file comes from --config or WARREN_CONFIG', () => {
     const read = files(`${HEAD}upstream: { kubeconfig: /x }\n`);
     assert.equal(loadConfig({ env: { WARREN_CONFIG: '/etc/warren/config.yaml' }, flags: {}, readFile: read }).upstream.kubeconfig, '/x');
@@ -70,6 +76,8 @@ describe('loadConfig', () => {
     { name: 'lease timings, client-go rule', flags: { 'leader-election-renew-deadline-seconds': '15' }, want: /^leaderElection\.leaseDurationSeconds: must be greater than leaderElection\.renewDeadlineSeconds$/ },
     { name: 'retry vs renew', flags: { 'leader-election-retry-period-seconds': '9' }, want: /^leaderElection\.renewDeadlineSeconds: must be greater than 1\.2 × leaderElection\.retryPeriodSeconds$/ },
     { name: 'kubeconfig and inCluster together', flags: { 'upstream-in-cluster': 'true' }, want: /^upstream\.inCluster: cannot be true when upstream\.kubeconfig is set$/ },
+    { name: 'heap growing percent above V8\'s own ceiling', env: { WARREN_MEMORY_HEAP_GROWING_PERCENT: '301' }, want: /^memory\.heapGrowingPercent: must be <= 300 \(from env WARREN_MEMORY_HEAP_GROWING_PERCENT\)$/ },
+    { name: 'heap growing percent negative', flags: { 'memory-heap-growing-percent': '-1' }, want: /^memory\.heapGrowingPercent: must be >= 0 \(from flag --memory-heap-growing-percent\)$/ },
     { name: 'file not YAML', text: 'a: [', want: /^config file \/etc\/warren\/config.yaml: not valid YAML/ },
     { name: 'file not a mapping', text: '- a\n', want: /must be a YAML mapping/ },
   ];

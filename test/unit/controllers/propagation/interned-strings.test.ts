@@ -77,4 +77,18 @@ describe('interned strings (one copy of what the engine views repeat)', () => {
     assert.equal(interner.shared({ app: 'web' }), small, 'the small shared copy stays');
     assert.equal(interner.chars(), JSON.stringify({ app: 'web' }).length + 'web'.length, 'the small value and its string only');
   });
+
+  it('copy a value too large to keep without interning its strings (one large status cannot fill the string table)', () => {
+    const interner = createInterner(200_000, 128_000);
+    // 300 short distinct strings, 2,700 characters of text: the value is not kept, so its strings must not be either.
+    const big = JSON.parse(`{"__proto__":{"x":1},"items":${JSON.stringify(Array.from({ length: 300 }, (_, i) => `s${i}`))}}`) as Record<string, unknown>;
+    const copy = interner.shared(big);
+    assert.deepEqual(copy, big);
+    assert.notEqual(copy, big, 'a copy: the caller\'s value is not frozen');
+    assert.ok(!Object.isFrozen(big));
+    assert.ok(Object.isFrozen(copy) && Object.isFrozen(copy.items), 'frozen to the leaves');
+    assert.ok(Object.hasOwn(copy, '__proto__'), 'a "__proto__" key stays an own key');
+    assert.equal(interner.size(), 0, 'nothing kept');
+    assert.equal(interner.chars(), 0);
+  });
 });
