@@ -55,8 +55,6 @@ function pruneKind(obj: KubeObject): void {
     if (labels) for (const key of ['controller-uid', 'batch.kubernetes.io/controller-uid', 'job-name', 'batch.kubernetes.io/job-name']) delete labels[key];
   }
   if (obj.apiVersion === 'v1' && obj.kind === 'PersistentVolumeClaim') delete spec.volumeName;
-  // The host's scheduler's node (a Pod scheduled there before a policy matched it); a member schedules its own.
-  if (obj.apiVersion === 'v1' && obj.kind === 'Pod') delete spec.nodeName;
 }
 
 export interface ClusterManifest {
