@@ -86,6 +86,24 @@ describe('adversarial: a tenant pod may not name its node', { timeout: 300_000 }
     assert.equal((plain?.spec as { template: { spec: Record<string, unknown> } }).template.spec.nodeName, undefined, 'plain names no node on the host');
   });
 
+  it('the scheduler\'s own ways to place a pod, and services/status, stay closed in every spelling', async () => {
+    assert.equal((await globex().post('/api/v1/namespaces/app/pods', pod('held'))).status, 201);
+    assert.equal((await globex().post('/api/v1/namespaces/app/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'front', namespace: 'app' }, spec: { ports: [{ port: 80 }] } })).status, 201);
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'held', namespace: 'app' }, target: { apiVersion: 'v1', kind: 'Node', name: node } };
+    for (const path of ['/api/v1/namespaces/app/pods/held/binding', '/api/v1/namespaces/app/pods/held/binding/', '/api/v1/namespaces/app/pods/held/Binding', '/api/v1/namespaces/app/pods/held/b%69nding', '/api/v1/namespaces/app/bindings']) {
+      const res = await globex().post(path, binding);
+      assert.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status} ${res.text.slice(0, 200)}`);
+      assert.ok(!res.text.includes(`${globexId}-`) && !res.text.includes(`${acmeId}-`), `${path}: in globex's terms: ${res.text.slice(0, 200)}`);
+    }
+    const ingress = { status: { loadBalancer: { ingress: [{ ip: '10.96.0.10' }] } } };
+    for (const path of ['/api/v1/namespaces/app/services/front/status', '/api/v1/namespaces/app/services/front/status/', '/api/v1/namespaces/app/services/front/Status', '/api/v1/namespaces/app/services/front/st%61tus']) {
+      const res = await globex().patch(path, PATCH.merge, ingress);
+      assert.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status} ${res.text.slice(0, 200)}`);
+    }
+    const front = await onHost(`/api/v1/namespaces/${globexId}-app/services/front`);
+    assert.equal((front?.status as { loadBalancer?: { ingress?: unknown } } | undefined)?.loadBalancer?.ingress, undefined, 'front has no load-balancer address on the host');
+  });
+
   it('globex\'s own pod, placed by the scheduler, stays replaceable and patchable with the node it was given', async () => {
     assert.equal((await globex().post('/api/v1/namespaces/app/pods', pod('mine'))).status, 201);
     const given = await eventually(async () => nodeNameOf(await onHost(`/api/v1/namespaces/${globexId}-app/pods/mine`)), 'globex\'s pod is scheduled');
