@@ -18,6 +18,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertRefused, consistently } from './support/verdicts.ts';
+import { storedAt } from './support/host-snapshot.ts';
 
 const RESTRICTED = { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
 const podSpec = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...extra, containers: [{ name: 'c', image: 'nginx', securityContext: RESTRICTED }] });
@@ -35,10 +36,7 @@ describe('adversarial: a tenant pod may not name its node', { timeout: 300_000 }
   let globexId = '';
   let node = '';
   const globex = () => env.http('globex');
-  const onHost = async (path: string): Promise<KubeObject | undefined> => {
-    const res = await env.host().request<KubeObject>('GET', path);
-    return res.status === 200 ? res.body : undefined;
-  };
+  const onHost = (path: string): Promise<KubeObject | undefined> => storedAt(env.host(), path);
 
   before(async () => {
     acmeId = env.idOf('acme');
