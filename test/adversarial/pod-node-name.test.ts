@@ -67,6 +67,12 @@ describe('adversarial: a tenant pod may not name its node', { timeout: 300_000 }
     const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'everywhere', namespace: 'app' }, spec: { selector: { matchLabels: { app: 'everywhere' } }, template: template('everywhere', { nodeName: node }) } };
     const podTemplate = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'tpl', namespace: 'app' }, template: template('tpl', { nodeName: node }) };
     refused(await globex().post('/api/v1/namespaces/app/pods', pod('squat', { nodeName: node })), 'Pod with nodeName');
+    // A body that omits apiVersion and kind (kube takes them from the path): the kind is the path's, not the body's.
+    const bare = { metadata: { name: 'bare', namespace: 'app' }, spec: podSpec({ nodeName: node }) };
+    const bareRes = await globex().post('/api/v1/namespaces/app/pods', bare);
+    assert.notEqual(bareRes.status, 201, `a kind-less Pod with nodeName was stored: ${bareRes.text.slice(0, 200)}`);
+    const wrongKind = await globex().post('/apis/apps/v1/namespaces/app/deployments', { ...deployment('disguised', { nodeName: node }), kind: 'ConfigMap' });
+    assert.notEqual(wrongKind.status, 201, `a Deployment calling itself a ConfigMap was stored: ${wrongKind.text.slice(0, 200)}`);
     refused(await globex().post('/apis/apps/v1/namespaces/app/deployments', deployment('squat', { nodeName: node })), 'Deployment with nodeName');
     refused(await globex().post('/apis/apps/v1/namespaces/app/daemonsets', ds), 'DaemonSet with nodeName');
     refused(await globex().post('/apis/batch/v1beta1/namespaces/app/cronjobs', cron), 'CronJob job template with nodeName');
@@ -87,7 +93,8 @@ describe('adversarial: a tenant pod may not name its node', { timeout: 300_000 }
       `/api/v1/namespaces/${globexId}-app/pods/squat`, `/api/v1/namespaces/${globexId}-app/pods/squat2`,
       `/apis/apps/v1/namespaces/${globexId}-app/deployments/squat`, `/apis/apps/v1/namespaces/${globexId}-app/deployments/applied`,
       `/apis/apps/v1/namespaces/${globexId}-app/daemonsets/everywhere`, `/apis/batch/v1beta1/namespaces/${globexId}-app/cronjobs/tick`,
-      `/api/v1/namespaces/${globexId}-app/podtemplates/tpl`,
+      `/api/v1/namespaces/${globexId}-app/podtemplates/tpl`, `/api/v1/namespaces/${globexId}-app/pods/bare`,
+      `/apis/apps/v1/namespaces/${globexId}-app/deployments/disguised`,
     ]) assert.equal(await onHost(path), undefined, `nothing stored at ${path}`);
     const plain = await onHost(`/apis/apps/v1/namespaces/${globexId}-app/deployments/plain`);
     assert.equal((plain?.spec as { template: { spec: Record<string, unknown> } }).template.spec.nodeName, undefined, 'plain names no node on the host');
