@@ -19,6 +19,15 @@
 //    DenyServiceExternalIPs admission plugin, off by default). The status
 //    variant (status.loadBalancer.ingress) is closed by denying services/status
 //    to tenants (resource-classes.ts).
+//  - a pod spec's nodeName (pods, and every template a controller makes pods
+//    from): a pod created with it is never scheduled, the named node's kubelet
+//    runs it as it is, past the scheduler's taints, affinity and resource fit
+//    (a control-plane node, or a node the platform reserves for another
+//    tenant). pods/binding, the scheduler's own way to set it, is denied
+//    (resource-classes.ts); this is the same choice made on the spec. Only the
+//    scheduler sets it on a tenant's pods (a DaemonSet's too, since kube 1.12:
+//    its controller pins a node by affinity, not nodeName). A stored pod keeps
+//    the one the scheduler gave it: a write that leaves it as stored passes.
 // On a member, the tenant's copy comes out of its overrides, which no gateway
 // admission judged: there a claim's volumeName is refused too (the template's
 // own is pruned, build-work.ts; only an override can put one back).
@@ -38,6 +47,7 @@ export const RESERVED_PRIORITY_PREFIX = 'system-';
 
 const PRIORITY_WHY = 'is reserved for the cluster\'s own components (it would preempt other tenants\' pods)';
 const VOLUME_WHY = 'names a PersistentVolume; volumes are the platform\'s, and a claim binds only to a volume provisioned or reserved for it';
+const NODE_NAME_WHY = 'may not be set: the scheduler places pods, on nodes this tenant may use';
 const EXTERNAL_IP_WHY = 'is not allowed: every node would send traffic for that address, from every tenant\'s pods, to this Service';
 
 const at = (obj: unknown, ...path: string[]): unknown => {
@@ -79,6 +89,14 @@ function reservedPriority(key: string, body: Obj): ReservedReference[] {
   return [{ field: [...path, 'priorityClassName'].join('.'), value: name, why: PRIORITY_WHY }];
 }
 
+/** A node named in a pod spec of this object (skips the scheduler), with the field's path. */
+function namedNode(key: string, body: Obj): ReservedReference[] {
+  const path = POD_SPEC_PATHS[key];
+  if (!path) return [];
+  const name = at(body, ...path, 'nodeName');
+  return typeof name === 'string' && name !== '' ? [{ field: [...path, 'nodeName'].join('.'), value: name, why: NODE_NAME_WHY }] : [];
+}
+
 /** A claim's volumeName, on a PersistentVolumeClaim itself or in a StatefulSet's claim templates. */
 export function claimVolumeNames(key: string, body: Obj): ReservedReference[] {
   const named = (field: string, value: unknown): ReservedReference[] => (typeof value === 'string' && value !== '' ? [{ field, value, why: VOLUME_WHY }] : []);
@@ -100,14 +118,14 @@ function externalIps(key: string, body: Obj): ReservedReference[] {
  */
 export function hostReservedReferences(key: string, body: unknown): ReservedReference[] {
   if (!isObject(body)) return [];
-  return [...reservedPriority(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : []), ...externalIps(key, body)];
+  return [...reservedPriority(key, body), ...namedNode(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : []), ...externalIps(key, body)];
 }
 
-/** What a member's copy of a tenant's object may not hold: a reserved priority class, any claim volumeName, external IPs. */
+/** What a member's copy of a tenant's object may not hold: a reserved priority class, a node name, any claim volumeName, external IPs. */
 export function memberReservedReferences(obj: unknown): ReservedReference[] {
   if (!isObject(obj)) return [];
   const key = kindKeyOf(obj);
-  return [...reservedPriority(key, obj), ...claimVolumeNames(key, obj), ...externalIps(key, obj)];
+  return [...reservedPriority(key, obj), ...namedNode(key, obj), ...claimVolumeNames(key, obj), ...externalIps(key, obj)];
 }
 
 /** The refusal text for the first reference, in the tenant's terms. */

@@ -12,9 +12,10 @@
 //     uid (read upstream: the host's garbage collector follows uids);
 //  5. PVC volumeName: a claim binds only to a volume offered to it (read
 //     upstream: PersistentVolumes are the platform's);
-//  6. reserved references: a `system-*` priority class in a pod spec, a
-//     volume in a StatefulSet's claim templates (the host's controllers follow
-//     them, not the gateway: reserved-references-admitter.ts);
+//  6. reserved references: a `system-*` priority class or a nodeName in a
+//     pod spec, a volume in a StatefulSet's claim templates, a Service's
+//     external IPs (the host's components follow them, not the gateway:
+//     reserved-references-admitter.ts);
 //  7. quota (cpu, memory, storage), then 8. object counts (namespaces, objects
 //     per resource): last, because they are the admitters with state (the
 //     tenant's lock and usage snapshot; a reserved object) and an object

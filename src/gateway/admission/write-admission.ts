@@ -37,7 +37,7 @@ export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionC
     karmadaPolicyAdmitter(),
     ownerReferencesAdmitter(options.upstream),
     pvcVolumeAdmitter(options.upstream),
-    reservedReferencesAdmitter(),
+    reservedReferencesAdmitter(options.upstream),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
     objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals, ...(options.counts ? { counts: options.counts } : {}) }),
   ]);

@@ -49,3 +49,9 @@ export function changedOutside(before: Snapshot, after: Snapshot, id: string): s
 export function writtenInside(before: Snapshot, after: Snapshot, id: string): KubeObject[] {
   return [...after].filter(([key, now]) => keyInside(key, id) && (before.get(key)?.rv !== now.rv)).map(([, now]) => now.obj);
 }
+
+/** One object as the host (or a member) stores it, or undefined when it is not there. */
+export async function storedAt(client: Pick<Upstream, 'request'>, path: string): Promise<KubeObject | undefined> {
+  const res = await client.request<KubeObject>('GET', path);
+  return res.status === 200 ? res.body : undefined;
+}

@@ -1,7 +1,8 @@
 // Property (session 13, a1): whatever a tenant's templates and OverridePolicies
 // write, a member's copy never names what the member's own controllers would
 // follow against other tenants: a `system-*` priority class in the pod spec the
-// member's scheduler reads, a volume in a claim (a PVC's spec.volumeName, a
+// member's scheduler reads, a nodeName its kubelet runs without the scheduler
+// (session 13, v1), a volume in a claim (a PVC's spec.volumeName, a
 // StatefulSet's claim templates) the member's binder would hand over, or a
 // Service's external IPs every member node would capture. Run as the
 // engine runs it: pruneTemplate → manifestFor (every override applied) →
@@ -48,11 +49,11 @@ function template(kind: string): KubeObject {
 
 /** Where an override may write: the kind's own pod spec and claim places (mostly), other kinds' places, places kube ignores. */
 const OWN_PATHS = (kind: string): string[] => [
-  ...(POD_SPEC[kind] ? [`${POD_SPEC[kind]}/priorityClassName`] : []),
+  ...(POD_SPEC[kind] ? [`${POD_SPEC[kind]}/priorityClassName`, `${POD_SPEC[kind]}/nodeName`] : []),
   '/spec/volumeName', ...(kind === 'StatefulSet' ? ['/spec/volumeClaimTemplates/0/spec/volumeName'] : []), ...(kind === 'Service' ? ['/spec/externalIPs/-'] : []),
 ];
-const OTHER_PATHS = [...new Set(Object.values(POD_SPEC))].map((p) => `${p}/priorityClassName`).concat(['/spec/priorityClassName', '/metadata/labels/volumeName', '/spec/volumeClaimTemplates/0/spec/volumeName']);
-const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', '', '10.96.0.10'];
+const OTHER_PATHS = [...new Set(Object.values(POD_SPEC))].flatMap((p) => [`${p}/priorityClassName`, `${p}/nodeName`]).concat(['/spec/nodeName', '/spec/priorityClassName', '/metadata/labels/volumeName', '/spec/volumeClaimTemplates/0/spec/volumeName']);
+const VALUES = ['system-node-critical', 'system-cluster-critical', 'system-x', 'tenant-high', 'member-pv', 'pvc-of-b', '', '10.96.0.10', 'member2-control-plane'];
 
 const arbOps = (kind: string) => fc.array(fc.record({
   operator: fc.constantFrom('add', 'add', 'replace'),
@@ -71,6 +72,9 @@ function followed(copy: KubeObject): string | undefined {
   const podSpec = POD_SPEC[copy.kind ?? ''];
   const priority = podSpec ? pointer(copy, `${podSpec}/priorityClassName`) : undefined;
   if (typeof priority === 'string' && priority.startsWith('system-')) return `priorityClassName ${priority}`;
+  // A pod spec naming a node skips the member's scheduler (its taints, and the nodes kept for other tenants).
+  const node = podSpec ? pointer(copy, `${podSpec}/nodeName`) : undefined;
+  if (typeof node === 'string' && node !== '') return `nodeName ${node}`;
   const volume = copy.kind === 'PersistentVolumeClaim' ? pointer(copy, '/spec/volumeName') : pointer(copy, '/spec/volumeClaimTemplates/0/spec/volumeName');
   if (typeof volume === 'string' && volume !== '') return `volumeName ${volume}`;
   const ips = copy.kind === 'Service' ? pointer(copy, '/spec/externalIPs') : undefined;
@@ -97,7 +101,7 @@ function copyOnMember2(kind: string, obj: KubeObject, opts: { divided: boolean; 
   return { pruned, copy: memberCopyFor(plan, 'member2', manifest) };
 }
 
-describe('property: overrides cannot make a member copy name a reserved priority class or a volume, or ask for more', () => {
+describe('property: overrides cannot make a member copy name a reserved priority class, a node or a volume, or ask for more', () => {
   it('every member copy is refused or names neither', () => {
     const seen = { refused: 0, applied: 0, failedOverride: 0 };
     fc.assert(fc.property(arbScenario, (s) => {
@@ -106,7 +110,7 @@ describe('property: overrides cannot make a member copy name a reserved priority
       const { copy } = run;
       if (!copy.ok) {
         seen.refused++;
-        assert.match(copy.reason, /priorityClassName|volumeName|externalIPs/, copy.reason);
+        assert.match(copy.reason, /priorityClassName|nodeName|volumeName|externalIPs/, copy.reason);
         assert.ok(!copy.reason.includes(`${A}-`), `in tenant terms: ${copy.reason}`);
         return;
       }

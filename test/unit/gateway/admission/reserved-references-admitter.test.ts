@@ -11,13 +11,16 @@ import { translateRequest, type ForwardedRequest } from '../../../../src/core/te
 import type { KubeObject } from '../../../../src/core/types.ts';
 import type { FinalObject } from '../../../../src/gateway/admission/admission-chain.ts';
 import { reservedReferencesAdmitter } from '../../../../src/gateway/admission/reserved-references-admitter.ts';
+import type { Upstream } from '../../../../src/kube/upstream.ts';
 
 const ctx = { id: 'aaaaaa', user: 'eve' };
 
-async function admit(method: string, path: string, tenant: KubeObject, stored?: KubeObject): Promise<void> {
+/** A PUT carries no stored object: the admitter reads it upstream (`live`, 404 when absent). */
+async function admit(method: string, path: string, tenant: KubeObject, stored?: KubeObject, live?: KubeObject): Promise<void> {
   const info = parseRequestInfo(method, path, new URLSearchParams());
   const fwd = translateRequest(ctx, info, new URLSearchParams()) as ForwardedRequest;
-  const run = await reservedReferencesAdmitter().start({ req: {} as IncomingMessage, res: {} as ServerResponse, ctx, info, fwd });
+  const upstream = { request: <T>(verb: string, at: string) => Promise.resolve(verb === 'GET' && at === fwd.path && live ? { status: 200, body: live as T } : { status: 404, body: {} as T }) } as unknown as Pick<Upstream, 'request'>;
+  const run = await reservedReferencesAdmitter(upstream).start({ req: {} as IncomingMessage, res: {} as ServerResponse, ctx, info, fwd });
   const final: FinalObject = { tenant, upstream: tenant, apply: false, ...(stored ? { stored } : {}) };
   await run?.admit?.(final);
 }
@@ -55,6 +58,30 @@ describe('reserved references admitter', () => {
       await admit('PATCH', `${path}/x`, old, old);
     });
   }
+
+  for (const [apiVersion, kind, path] of KINDS) {
+    it(`${kind}: spec.nodeName refused on create, PUT and patch unless stored; a PUT keeping the stored node passes`, async () => {
+      const placed = withPod(apiVersion, kind, { nodeName: 'node-a' });
+      const nodeRefused = (err: { code?: number; message?: string }): boolean => err.code === 403 && /nodeName: "node-b" may not be set: the scheduler places pods/.test(err.message ?? '') && !/aaaaaa-/.test(err.message ?? '');
+      const b = withPod(apiVersion, kind, { nodeName: 'node-b' });
+      await assert.rejects(admit('POST', path, b), nodeRefused, `${kind} create`);
+      await assert.rejects(admit('PUT', `${path}/x`, b, undefined, withPod(apiVersion, kind, {})), nodeRefused, `${kind} PUT added`);
+      await assert.rejects(admit('PUT', `${path}/x`, b, undefined, placed), nodeRefused, `${kind} PUT changed`);
+      await assert.rejects(admit('PUT', `${path}/x`, b), nodeRefused, `${kind} PUT, nothing stored`);
+      await assert.rejects(admit('PATCH', `${path}/x`, b, withPod(apiVersion, kind, {})), nodeRefused, `${kind} patched in`);
+      await admit('PUT', `${path}/x`, placed, undefined, placed);
+      await admit('PATCH', `${path}/x`, placed, placed);
+      await admit('POST', path, withPod(apiVersion, kind, { nodeName: '' }));
+    });
+  }
+
+  it('a PUT keeping what is stored upstream passes (system-* class, external IPs): objects written before the check stay updatable', async () => {
+    const old = withPod('apps/v1', 'Deployment', { priorityClassName: 'system-node-critical' });
+    await admit('PUT', '/apis/apps/v1/namespaces/web/deployments/x', old, undefined, old);
+    await assert.rejects(admit('PUT', '/apis/apps/v1/namespaces/web/deployments/x', old, undefined, withPod('apps/v1', 'Deployment', {})), forbidden);
+    const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'web' }, spec: { externalIPs: ['1.2.3.4'] } } as KubeObject;
+    await admit('PUT', '/api/v1/namespaces/web/services/s', svc, undefined, svc);
+  });
 
   it('a StatefulSet claim template may not name a volume; a PVC is the pvc-volume admitter\'s', async () => {
     const sts = (volumeName?: string): KubeObject => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'web' },
