@@ -75,7 +75,7 @@ describe('lean pool against a scripted TLS server', () => {
     const s = await serve((socket) => socket.write(OK));
     const p = pool(s.port);
     // U+010A and U+010D are written as 0x0A and 0x0D by a latin1 encoding: a second header line.
-    for (const headers of [{ 'X-Note': 'a\u010aInjected: yes' }, { 'X-Note': 'a\u010d\u010aInjected: yes' }, { 'X-A: b': 'c' }, { 'X A': 'c' }, { 'X-Note': 'tab\tok but del \x7f' }]) {
+    for (const headers of [{ 'X-Note': 'a\u010aInjected: yes' }, { 'X-Note': 'a\u010d\u010aInjected: yes' }, { 'X-A: b': 'c' }, { 'X A': 'c' }, { 'X-Note': 'tab\tok but del \x7f' }] as Record<string, string>[]) {
       await assert.rejects(p.request({ method: 'GET', path: '/x', headers, timeoutMs: 5_000 }), TypeError, JSON.stringify(headers));
     }
     await assert.rejects(p.request({ method: 'GET /y HTTP/1.1\r\nX:', path: '/x', headers: {}, timeoutMs: 5_000 }), TypeError);
