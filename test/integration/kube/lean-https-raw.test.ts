@@ -108,6 +108,26 @@ describe('lean pool against a scripted TLS server', () => {
     await assert.rejects(first);
   });
 
+  it('a connection with bytes after the answer, or a 101, is never used for the next request', async () => {
+    const forged = 'HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{"f":"x"}';
+    for (const answer of [`${OK}${forged}`, `HTTP/1.1 204 No Content\r\nContent-Length: 9\r\n\r\n${forged}`]) {
+      const s = await serve((socket) => socket.write(answer));
+      const p = pool(s.port, {}, 1);
+      await p.request({ method: 'GET', path: '/1', headers: {}, timeoutMs: 5_000 });
+      const second = await p.request({ method: 'GET', path: '/2', headers: {}, timeoutMs: 5_000 });
+      assert.notEqual(second.body.toString(), '{"f":"x"}', 'the leftover bytes were not read as the second answer');
+      assert.equal(s.connections, 2, 'the second request went on a new connection');
+    }
+    const s = await serve((socket) => socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n'));
+    await assert.rejects(pool(s.port).request({ method: 'GET', path: '/u', headers: {}, timeoutMs: 5_000 }), /switches protocols/);
+  });
+
+  it('a server that closes mid-body fails the request, and a GET is not sent again (bytes of its answer came)', async () => {
+    const s = await serve((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"partial":'));
+    await assert.rejects(pool(s.port).request({ method: 'GET', path: '/p', headers: {}, timeoutMs: 5_000 }));
+    assert.equal(s.received.length, 1, 'sent once');
+  });
+
   it('never resumes a TLS session from a connection whose server failed the hostname check (TLS 1.2)', async () => {
     // A server with a certificate from the trusted CA but for another name: the first connection fails the
     // hostname check after the session ticket arrived; a resumed session would skip that check.
