@@ -7,6 +7,7 @@
 // hostname check). Servers and pools are closed whatever the outcome.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { createCa, issueCertificate, type IssuedCertificate } from '../../../src/pki/certificates.ts';
@@ -80,6 +81,24 @@ describe('lean pool against a scripted TLS server', () => {
     }
     await assert.rejects(p.request({ method: 'GET /y HTTP/1.1\r\nX:', path: '/x', headers: {}, timeoutMs: 5_000 }), TypeError);
     assert.ok(!Buffer.concat(s.received).toString('latin1').includes('Injected'), 'nothing injected reached the server');
+  });
+
+  it('any header value is refused or written as exactly one header line (property)', async () => {
+    const s = await serve((socket) => socket.write(OK));
+    const p = pool(s.port, {}, 1);
+    await fc.assert(fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 12 }), async (v) => {
+      const before = s.received.length;
+      try {
+        await p.request({ method: 'GET', path: '/p', headers: { 'X-V': v }, timeoutMs: 5_000 });
+      } catch (err) {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.equal(s.received.length, before, 'nothing was sent');
+        return;
+      }
+      const wire = Buffer.concat(s.received.slice(before)).toString('latin1');
+      assert.deepEqual(wire.split('\r\n').slice(1, -2).map((l) => l.split(':')[0]), ['Host', 'X-V'], JSON.stringify(wire));
+      assert.ok(!/[\r\n]/.test(wire.split('\r\n')[2] ?? ''), 'no line end inside the value');
+    }), { numRuns: 150 });
   });
 
   it('writes the body\'s own length whatever length the caller gave, so the body is never read as a next request', async () => {
