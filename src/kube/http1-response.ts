@@ -9,6 +9,15 @@
 
 /** Node's default --max-http-header-size is 16 KiB; a kube-apiserver answer's head is well under 1 KiB. */
 export const MAX_HEAD_BYTES = 64 * 1024;
+/**
+ * A hostile member could otherwise send a body without end and take the process's memory from every tenant.
+ * node:https had no bound; a body near 512 MiB could not be decoded into one string anyway (V8's limit).
+ */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+// RFC 9110 field-name token; a value of visible characters, spaces, tabs and obs-text (as llhttp's strict mode).
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 export interface Http1Response {
   status: number;
@@ -35,9 +44,10 @@ export class Http1ResponseReader {
   private readonly pieces: Buffer[] = [];
   private chunk: ChunkState = 'size';
   private chunkLeft = 0;
+  private bodyBytes = 0;
 
   /** `method`: a HEAD answer has no body whatever its headers say. */
-  constructor(private readonly method: string) {}
+  constructor(private readonly method: string, private readonly maxBodyBytes = MAX_BODY_BYTES) {}
 
   /** True once any byte of the answer arrived (a reused connection that closes before is stale, not failed). */
   get started(): boolean {
@@ -53,7 +63,7 @@ export class Http1ResponseReader {
   /** The connection ended: the answer if its framing is "until close", else an error. */
   end(): Http1Response {
     if (this.head && this.framing?.kind === 'until-close') {
-      if (this.pending && this.pending.length > 0) this.pieces.push(this.pending);
+      if (this.pending && this.pending.length > 0) this.keep(this.pending);
       return this.done(false);
     }
     throw new MalformedResponseError('the connection ended before the answer was complete');
@@ -73,22 +83,33 @@ export class Http1ResponseReader {
       const m = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0] ?? '');
       if (!m) throw new MalformedResponseError('the answer has no HTTP/1.x status line');
       const status = Number(m[2]);
-      // 1xx answers (100 Continue) precede the real one: skip them.
-      if (status >= 100 && status < 200 && status !== 101) continue;
+      if (status < 100) throw new MalformedResponseError('the answer has no HTTP/1.x status line');
+      // The engine never asks to switch protocols: what follows a 101 is not HTTP/1.1.
+      if (status === 101) throw new MalformedResponseError('the answer switches protocols, which was not asked for');
       const headers = parseHeaders(lines.slice(1));
+      // 1xx answers (100 Continue) precede the real one: skip them (their headers checked all the same).
+      if (status < 200) continue;
       const connection = String(headers.connection ?? '').toLowerCase();
       const keepAlive = m[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
       this.head = { status, headers, keepAlive };
       this.framing = framingOf(this.method, status, headers);
+      if (this.framing.kind === 'length' && this.framing.remaining > this.maxBodyBytes) throw tooLarge();
       return true;
     }
+  }
+
+  /** Counts body bytes kept, against the bound. */
+  private keep(piece: Buffer): void {
+    this.bodyBytes += piece.length;
+    if (this.bodyBytes > this.maxBodyBytes) throw tooLarge();
+    this.pieces.push(piece);
   }
 
   private readBody(): Http1Response | undefined {
     const framing = this.framing as Framing;
     if (framing.kind === 'none') return this.done(this.head!.keepAlive);
     if (framing.kind === 'until-close') {
-      if (this.pending && this.pending.length > 0) this.pieces.push(this.pending);
+      if (this.pending && this.pending.length > 0) this.keep(this.pending);
       this.pending = Buffer.alloc(0);
       return undefined;
     }
@@ -109,7 +130,7 @@ export class Http1ResponseReader {
       if (this.chunk === 'data') {
         const take = Math.min(this.chunkLeft, buf.length);
         if (take === 0) return undefined;
-        this.pieces.push(buf.subarray(0, take));
+        this.keep(buf.subarray(0, take));
         this.chunkLeft -= take;
         this.pending = buf.subarray(take);
         if (this.chunkLeft === 0) this.chunk = 'data-end';
@@ -146,15 +167,22 @@ export class Http1ResponseReader {
 function parseHeaders(lines: string[]): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const line of lines) {
+    // No trimming of the name: a line folded onto the last (leading white space) or a space before the colon is
+    // read differently by other parsers (RFC 9112 5.1, 5.2), so it is refused rather than guessed at.
     const colon = line.indexOf(':');
-    if (colon <= 0) throw new MalformedResponseError('the answer has a malformed header line');
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    const had = headers[name];
-    if (name === 'set-cookie') headers[name] = [...((had as string[] | undefined) ?? []), value];
-    else headers[name] = had === undefined ? value : `${had as string}, ${value}`;
+    const name = colon > 0 ? line.slice(0, colon) : '';
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+    if (!HEADER_NAME.test(name) || BAD_VALUE.test(value)) throw new MalformedResponseError('the answer has a malformed header line');
+    const key = name.toLowerCase();
+    const had = headers[key];
+    if (key === 'set-cookie') headers[key] = [...((had as string[] | undefined) ?? []), value];
+    else headers[key] = had === undefined ? value : `${had as string}, ${value}`;
   }
   return headers;
+}
+
+function tooLarge(): MalformedResponseError {
+  return new MalformedResponseError('the answer\'s body is too large');
 }
 
 function framingOf(method: string, status: number, headers: Record<string, string | string[]>): Framing {

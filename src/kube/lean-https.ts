@@ -48,6 +48,10 @@ interface Job {
   req: LeanRequest;
   resolve(res: Http1Response): void;
   reject(err: unknown): void;
+  /** Started when the request is made, so time queued behind busy connections counts (as node:https's did). */
+  timer: NodeJS.Timeout;
+  /** Set once the job is on a connection: the deadline then ends that exchange. */
+  expire?: () => void;
 }
 
 interface Conn {
@@ -59,9 +63,14 @@ interface Conn {
   error: Error | undefined;
 }
 
-// Request line and header values go on the wire as they are: nothing may end a line early (header injection).
+// Request line and headers go on the wire as they are, encoded latin1: nothing may end a line early (header
+// injection). Node's own rules: a method and a header name are tokens, a value is tab, visible ASCII or
+// obs-text; a character over U+00FF is refused because latin1 keeps only its low byte (U+010A is written LF).
 const UNSAFE_PATH = /[^\x21-\x7e]/;
-const UNSAFE_VALUE = /[\r\n\0]/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** Headers the pool writes itself: the body's length is its own, whatever a caller passed. */
+const FRAMING = new Set(['host', 'content-length', 'transfer-encoding']);
 
 export function createLeanPool(options: LeanPoolOptions): LeanPool {
   const idle: Conn[] = [];
@@ -135,7 +144,7 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
     const finish = (err: unknown, res?: Http1Response): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(job.timer);
       conn.current = undefined;
       if (err !== undefined || !res) {
         conn.socket.destroy();
@@ -146,7 +155,7 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
       else conn.socket.destroy();
       job.resolve(res);
     };
-    const timer = setTimeout(() => finish(new DeadlineExceededError()), req.timeoutMs);
+    job.expire = () => finish(new DeadlineExceededError());
     conn.current = {
       data(chunk) {
         let res: Http1Response | undefined;
@@ -176,15 +185,20 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
     conn.socket.write(requestBytes(options.host, req));
   }
 
+  function expire(job: Job): void {
+    if (job.expire) return job.expire();
+    const at = waiting.indexOf(job);
+    if (at >= 0) waiting.splice(at, 1);
+    job.reject(new DeadlineExceededError());
+  }
+
   return {
     request(req) {
-      if (UNSAFE_PATH.test(req.path)) return Promise.reject(new TypeError('Request path contains unescaped characters'));
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (UNSAFE_VALUE.test(name) || UNSAFE_VALUE.test(value)) return Promise.reject(new TypeError(`Invalid character in header content ["${name}"]`));
-      }
+      const refused = refusal(req);
+      if (refused) return Promise.reject(refused);
       if (closed) return Promise.reject(new PoolClosedError('the connection pool is closed'));
       return new Promise<Http1Response>((resolve, reject) => {
-        const job: Job = { req, resolve, reject };
+        const job: Job = { req, resolve, reject, timer: setTimeout(() => expire(job), req.timeoutMs) };
         let conn = idle.pop(); // the most recently used
         while (conn?.socket.destroyed) conn = idle.pop();
         if (conn) start(conn, job);
@@ -196,7 +210,10 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
       closed = true;
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
-      for (const job of waiting.splice(0)) job.reject(new PoolClosedError('the connection pool is closed'));
+      for (const job of waiting.splice(0)) {
+        clearTimeout(job.timer);
+        job.reject(new PoolClosedError('the connection pool is closed'));
+      }
       // As agent.destroy(): busy connections too (their requests fail as unavailable).
       idle.length = 0;
       for (const conn of [...all]) conn.socket.destroy();
@@ -204,10 +221,22 @@ export function createLeanPool(options: LeanPoolOptions): LeanPool {
   };
 }
 
+/** Why node:https would refuse this request (a TypeError, as it throws), or undefined. */
+function refusal(req: LeanRequest): TypeError | undefined {
+  if (!TOKEN.test(req.method)) return new TypeError('Method must be a valid HTTP token');
+  if (UNSAFE_PATH.test(req.path)) return new TypeError('Request path contains unescaped characters');
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!TOKEN.test(name)) return new TypeError('Header name must be a valid HTTP token');
+    if (UNSAFE_VALUE.test(value)) return new TypeError(`Invalid character in header content ["${name}"]`);
+  }
+  return undefined;
+}
+
 /** The request line, headers and body as one buffer: one write, one TLS record for a small request. */
 function requestBytes(host: string, req: LeanRequest): Buffer {
   let head = `${req.method} ${req.path} HTTP/1.1\r\nHost: ${host}\r\n`;
-  for (const [name, value] of Object.entries(req.headers)) head += `${name}: ${value}\r\n`;
+  for (const [name, value] of Object.entries(req.headers)) if (!FRAMING.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
+  if (req.payload && req.payload.length > 0) head += `Content-Length: ${req.payload.length}\r\n`;
   head += '\r\n';
   if (!req.payload || req.payload.length === 0) return Buffer.from(head, 'latin1');
   const headBytes = Buffer.byteLength(head, 'latin1');
