@@ -18,6 +18,8 @@ function ok(r: KubectlResult, what: string): string {
 
 const ALLOWED_NODE_LABELS = new Set(['kubernetes.io/hostname', 'kubernetes.io/os', 'kubernetes.io/arch', 'warren.dev/virtual-node']);
 
+// A tenant may not name a pod's node (ADR 0029, session 13): a pod placed on a given node is bound by
+// the host (created upstream with its nodeName), as the host's scheduler binds tenants' pods.
 function pod(name: string, namespace: string, nodeName?: string): string {
   return JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace },
@@ -30,11 +32,13 @@ for (const version of ['1.27', '1.33']) {
     let child: ChildProcess | undefined;
     let up: GatewayUp;
     const as = (who: string) => (args: string[], input?: string) => kubectl(version, args, { kubeconfigPath: up.kubeconfigs[who]!, ...(input !== undefined ? { input } : {}) });
-    const host = (args: string[]) => kubectl(version, args, { kubeconfigPath: up.upstream });
+    const host = (args: string[], input?: string) => kubectl(version, args, { kubeconfigPath: up.upstream, ...(input !== undefined ? { input } : {}) });
     let a: ReturnType<typeof as>;
     let b: ReturnType<typeof as>;
     const nodesOf = async (who: ReturnType<typeof as>): Promise<Obj[]> => (JSON.parse(ok(await who(['get', 'nodes', '-o', 'json']), 'get nodes')) as { items: Obj[] }).items;
     const names = (nodes: Obj[]): string[] => nodes.map((n) => String((n.metadata as Obj).name)).sort();
+    /** A pod in tenant `id`'s namespace `views`, bound upstream to `nodeName` (the tenant cannot name it). */
+    const placed = async (id: string, name: string, nodeName: string) => ok(await host(['apply', '-f', '-'], pod(name, `${id}-views`, nodeName)), `bound pod ${name}`);
 
     before(async () => {
       ({ child, up } = await startGatewayProcess());
@@ -64,7 +68,9 @@ for (const version of ['1.27', '1.33']) {
       // Bound at creation to one of the host's (simulated) nodes, which carry labels, images and addresses of their own.
       const hostNodes = JSON.parse(ok(await host(['get', 'nodes', '-o', 'json']), 'host nodes')) as { items: Array<{ metadata: { name: string } }> };
       const bound = hostNodes.items[0]!.metadata.name;
-      ok(await a(['apply', '-f', '-'], pod('web', 'views', bound)), 'create pod');
+      const refused = await a(['apply', '-f', '-'], pod('web', 'views', bound));
+      assert.match(refused.stderr, /spec\.nodeName.*may not be set/);
+      await placed('acme01', 'web', bound);
       const nodes = await nodesOf(a);
       assert.deepEqual(names(nodes), [bound]);
       const hostNode = JSON.parse(ok(await host(['get', 'node', bound, '-o', 'json']), 'host node')) as { metadata: { uid: string; labels: Obj } };
@@ -93,9 +99,9 @@ for (const version of ['1.27', '1.33']) {
     it('tenant A learns nothing of tenant B through nodes', async () => {
       const before = await nodesOf(a);
       // B pins a pod to a node of its own naming, and runs pods next to A's.
-      ok(await b(['apply', '-f', '-'], pod('pinned', 'views', 'b-only-node')), 'b pinned pod');
+      await placed('globx1', 'pinned', 'b-only-node');
       const [shared] = names(before);
-      for (let i = 0; i < 3; i++) ok(await b(['apply', '-f', '-'], pod(`b${i}`, 'views', shared)), 'b pod on A\'s node');
+      for (let i = 0; i < 3; i++) await placed('globx1', `b${i}`, shared!);
       await eventually(async () => names(await nodesOf(b)).includes('b-only-node'), 'B sees its own node');
       // A's view is exactly as it was: no new node, and no field moved with B's pods (capacity, images, versions).
       assert.deepEqual(await nodesOf(a), before);
