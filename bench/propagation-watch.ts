@@ -20,9 +20,16 @@ export interface WatchedObject {
 
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/**
+ * How long the bench's own watches last: past the longest scenario cap (PROPAGATION_CAP_S), so that a
+ * long run's arrivals are all seen (a fixed 900 s ended the watches of a 1,500 s run early: the pairs
+ * applied after 900 s were counted as never applied).
+ */
+export const WATCH_TIMEOUT_S = Math.max(900, Number(process.env.PROPAGATION_CAP_S ?? 180) + 300);
+
 /** Applied on members: the first ADDED of each managed Deployment in `namespace`. */
 export function watchArrivals(members: readonly BenchClient[], namespace: string): Promise<Arrivals> {
-  const path = `/apis/apps/v1/namespaces/${namespace}/deployments?watch=true&timeoutSeconds=900&labelSelector=${encodeURIComponent('karmada.io/managed=true')}`;
+  const path = `/apis/apps/v1/namespaces/${namespace}/deployments?watch=true&timeoutSeconds=${WATCH_TIMEOUT_S}&labelSelector=${encodeURIComponent('karmada.io/managed=true')}`;
   return watchFirst(members, path, (type) => type === 'ADDED');
 }
 

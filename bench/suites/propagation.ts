@@ -12,7 +12,7 @@ import type { BenchClient } from '../http-client.ts';
 import { clientFromKubeconfig } from '../http-client.ts';
 import type { Suite } from '../suite.ts';
 import { startPropagationStack, type PropagationStack } from '../propagation-stack.ts';
-import { nowMs, watchArrivals, watchFirst } from '../propagation-watch.ts';
+import { nowMs, watchArrivals, watchFirst, WATCH_TIMEOUT_S } from '../propagation-watch.ts';
 import { renderPropagationText, writePropagationSection, type PropagationRow } from '../propagation-report.ts';
 import { latenciesOf, placeTenant, probe, writeTemplate, type Placed } from '../propagation-templates.ts';
 import { pacedLabel, pacedScenario } from '../propagation-paced.ts';
@@ -30,7 +30,7 @@ async function scenario(p: PropagationStack, memberClients: BenchClient[], a: Pl
   const label = `${count.toLocaleString('en-US')} templates`;
   const names = Array.from({ length: count }, (_, i) => `web-${String(i).padStart(5, '0')}`);
   const arrivals = await watchArrivals(memberClients, a.upstreamNs);
-  const bindings = await watchFirst([p.host], `/apis/work.karmada.io/v1alpha2/namespaces/${a.upstreamNs}/resourcebindings?watch=true&timeoutSeconds=900`,
+  const bindings = await watchFirst([p.host], `/apis/work.karmada.io/v1alpha2/namespaces/${a.upstreamNs}/resourcebindings?watch=true&timeoutSeconds=${WATCH_TIMEOUT_S}`,
     (_type, obj) => (obj.spec?.clusters?.length ?? 0) > 0);
   const written = new Map<string, number>();
   const probes: Array<Promise<number>> = [];
