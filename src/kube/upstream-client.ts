@@ -161,25 +161,11 @@ export function createUpstream(kubeconfig: { yaml?: string; path?: string }, opt
     if (!dynamicAuth) {
       const pool = leanPool(base);
       const req = { method, path: pathPrefix + path, headers: { ...basicAuth(base), ...(base.headers as Record<string, string>), Accept: 'application/json', ...allHeaders }, payload, timeoutMs };
-      try {
-        return await leanExchange<T>(pool, req);
-      } catch (err) {
-        // As below: a read goes once more on a fresh connection; a write that may have been sent does not.
-        if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await leanExchange<T>(pool, req);
-        throw err instanceof StaleSocketError ? unavailable() : err;
-      }
+      return await onceMoreIfStaleRead(method, () => leanExchange<T>(pool, req));
     }
     const opts = baseOptions(method, path, base, allHeaders);
     opts.agent = agent;
-    try {
-      return await exchange<T>(opts, payload, timeoutMs);
-    } catch (err) {
-      // A keep-alive socket the upstream closed while idle fails on reuse; one
-      // retry on a fresh socket is safe for reads (Node's documented pattern).
-      // A write is not sent again: it may have landed (a create twice is not one create).
-      if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await exchange<T>(opts, payload, timeoutMs);
-      throw err instanceof StaleSocketError ? unavailable() : err;
-    }
+    return await onceMoreIfStaleRead(method, () => exchange<T>(opts, payload, timeoutMs));
   }
 
   async function stream(path: string, headers: Record<string, string> = {}): Promise<IncomingMessage> {
@@ -255,6 +241,20 @@ function exchange<T>(opts: https.RequestOptions, payload: Buffer | undefined, ti
     req.on('error', fail);
     req.end(payload);
   });
+}
+
+/**
+ * Sends once, and a read once more when it met a keep-alive connection the upstream closed while idle
+ * (Node's documented pattern, for both pools); a write is not sent again: it may have landed (a create
+ * twice is not one create), and its caller gets the unavailable Status.
+ */
+async function onceMoreIfStaleRead<T>(method: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof StaleSocketError && (method === 'GET' || method === 'HEAD')) return await send();
+    throw err instanceof StaleSocketError ? unavailable() : err;
+  }
 }
 
 /** The `auth` option (a kubeconfig's username and password) as node:https sends it. */
