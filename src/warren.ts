@@ -1,5 +1,6 @@
 // Warren's runtime, composed once for `serve` (a real upstream) and `up`
 // (embedded upstream): the gateway, and the controllers that run beside it.
+import type { PlacementContract } from './core/tenancy/pod-placement.ts';
 import type { Upstream } from './kube/upstream.ts';
 import { fileURLToPath } from 'node:url';
 import { startGateway, type GatewayOptions, type RunningGateway } from './gateway/server.ts';
@@ -31,6 +32,8 @@ export interface WarrenOptions {
   clusterFailureThresholdMs?: number;
   /** Success threshold of the member health checks: how long a recovered member must answer before it is Ready again. */
   clusterSuccessThresholdMs?: number;
+  /** The platform's placement contract for tenants whose spec.placement says nothing (ADR 0043; default SAFE_PLACEMENT). */
+  placement?: PlacementContract;
   /** Propagation engine tuning (failover tolerations, eviction timeout). */
   propagation?: Partial<EngineSettings>;
   /** Gateway operations: fairness, shutdown deadline, per-tenant metric labels, audit log, serving names. */
@@ -59,6 +62,7 @@ export async function startWarren(options: WarrenOptions): Promise<RunningWarren
   const gateway = await startGateway({
     upstream: options.upstream, host: options.host, port: options.port, log: options.log, metrics,
     ...options.gateway,
+    ...(options.placement ? { placement: options.placement } : {}),
     readinessChecks: [
       namedCheck('controllers-synced', () => (running && !controllersSynced ? 'controllers not synced' : undefined)),
       ...(readiness ? [namedCheck('tenants-applied', () => (readiness() ? undefined : 'tenants not applied yet'))] : []),
@@ -112,7 +116,7 @@ function startControllers(options: WarrenOptions, gateway: RunningGateway, metri
     upstream: options.upstream, log: options.log,
     connect: (cluster, secret) => memberUpstream(cluster, secret ?? {}),
     observe: reconcileObserver(metrics),
-    ...(options.propagation ? { settings: options.propagation } : {}),
+    ...(options.propagation || options.placement ? { settings: { ...options.propagation, ...(options.placement ? { placement: options.placement } : {}) } } : {}),
     // Failover trusts a Cluster's taints once this process's cluster controller has confirmed them (issue 14 item 10).
     clusterHealthConfirmedAt: (name) => clusters.healthConfirmedAt(name),
   });

@@ -48,7 +48,7 @@ export async function runServeCommand({ io, values }: CommandInput): Promise<num
   let warren;
   try {
     warren = await startWarren({
-      upstream, host: options.host, port: options.port, externalUrl: options.externalUrl, log,
+      upstream, host: options.host, port: options.port, externalUrl: options.externalUrl, log, placement: options.placement,
       ...(options.auditAttribution ? { auditAttribution: options.auditAttribution } : {}),
       ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
       gateway: options.gateway,

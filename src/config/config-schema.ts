@@ -3,6 +3,7 @@
 // a field added here must be added there (a unit test compares the two).
 // Field names are camelCase, as Kubernetes component configs are.
 import { TENANT_ID_PATTERN } from '../core/tenancy/tenant-id.ts';
+import type { PlacementContract } from '../core/tenancy/pod-placement.ts';
 
 /** What `memory.heapGrowingPercent` defaults to (ADR 0040; applied by src/cli/heap-growth.ts). */
 export const DEFAULT_HEAP_GROWING_PERCENT = 25;
@@ -59,6 +60,11 @@ export interface WarrenConfig {
     tenantLabelLimit: number;
   };
   log: { level: LogLevel };
+  /**
+   * Where tenants' pods may run when their Tenant's spec.placement says nothing (ADR 0043): a node
+   * selector forced on every pod, and the tolerations they may use beyond kube's own.
+   */
+  placement: { nodeSelector: Record<string, string>; tolerations: PlacementContract['tolerations'] };
   memory: {
     /** The heap may grow this % past what the last full GC kept before the next one (ADR 0040); 0 = V8's own factor (up to 300%). */
     heapGrowingPercent: number;
@@ -96,6 +102,7 @@ export function defaultConfig(): WarrenConfig {
       defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
+    placement: { nodeSelector: {}, tolerations: [] },
     memory: { heapGrowingPercent: DEFAULT_HEAP_GROWING_PERCENT },
     leaderElection: {
       enabled: true, namespace: 'warren-system', leaseName: 'warren-controllers', identity: '',
@@ -136,6 +143,19 @@ export const CONFIG_SCHEMA = {
     }),
     metrics: section({ enabled: { type: 'boolean' }, tenantLabelLimit: int(0) }),
     log: section({ level: { enum: ['debug', 'info', 'warn', 'error'] } }),
+    placement: section({
+      nodeSelector: { type: 'object', additionalProperties: { type: 'string' } },
+      tolerations: {
+        type: 'array',
+        items: {
+          type: 'object', additionalProperties: false,
+          properties: {
+            key: { type: 'string' }, operator: { enum: ['Exists', 'Equal'] }, value: { type: 'string' },
+            effect: { enum: ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'] }, tolerationSeconds: { type: 'integer' },
+          },
+        },
+      },
+    }),
     memory: section({ heapGrowingPercent: { type: 'integer', minimum: 0, maximum: 300 } }),
     leaderElection: section({
       enabled: { type: 'boolean' },

@@ -2,6 +2,7 @@
 // upstream kubeconfig comes from, the listen address, and the leader-election
 // options. Pure: the composition root passes env, hostname and pid.
 import type { WarrenConfig } from './config-schema.ts';
+import type { PlacementContract } from '../core/tenancy/pod-placement.ts';
 import { buildInClusterKubeconfig, buildLeaderIdentity } from './in-cluster-kubeconfig.ts';
 
 export interface ServeOptions {
@@ -13,6 +14,8 @@ export interface ServeOptions {
   servingNames: string[];
   auditAttribution: { upstreamUser: string } | undefined;
   upstreamTimeoutMs: number;
+  /** The platform's placement contract for tenants whose spec.placement says nothing (ADR 0043). */
+  placement: PlacementContract;
   /** For limitHeapGrowth() (src/cli/heap-growth.ts): 0 = V8's own factor. */
   heapGrowingPercent: number;
   /** startGateway's operational options, from the fairness, metrics and audit sections. */
@@ -49,6 +52,7 @@ export function buildServeOptions(config: WarrenConfig, env: Record<string, stri
     auditAttribution: config.upstream.auditImpersonate ? { upstreamUser: config.upstream.auditImpersonate } : undefined,
     upstreamTimeoutMs: config.upstream.timeoutSeconds * 1000,
     heapGrowingPercent: config.memory.heapGrowingPercent,
+    placement: { nodeSelector: { ...config.placement.nodeSelector }, tolerations: [...config.placement.tolerations] },
     gateway: {
       fairness: { ...config.fairness },
       // metrics.enabled false or a limit of 0: no per-tenant label at all (everything counts as "other").

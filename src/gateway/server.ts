@@ -7,7 +7,8 @@ import { issueCertificate, type KeyPairPem } from '../pki/certificates.ts';
 import type { Upstream } from '../kube/upstream.ts';
 import { startTenantDirectory } from '../tenants/upstream-tenant-directory.ts';
 import type { TenantDirectory } from '../tenants/tenant-directory.ts';
-import { createWriteAdmission, podSecurityLevelOf } from './admission/write-admission.ts';
+import { createWriteAdmission, podSecurityLevelOf, placementOf } from './admission/write-admission.ts';
+import type { PlacementContract } from '../core/tenancy/pod-placement.ts';
 import { createClaimLookup } from './forward/held-at-create.ts';
 import { createObjectCounts } from './admission/object-counts.ts';
 import { createLiveQuotaView } from './quota-view/live-quota-view.ts';
@@ -82,6 +83,8 @@ export interface GatewayOptions {
   auditLogPath?: string;
   /** Also one audit file per tenant: <dir>/<tenant id>.log. */
   auditTenantDir?: string;
+  /** The platform's placement contract for tenants whose spec.placement says nothing (ADR 0043; default SAFE_PLACEMENT). */
+  placement?: PlacementContract;
 }
 
 export interface RunningGateway {
@@ -175,8 +178,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     openapi: createOpenApiService(upstream),
     forwarder: createForwarder(upstream, createResponsePipe(proxy, options.auditAttribution), {
       podSecurityOf: podSecurityLevelOf(directory),
+      placementOf: placementOf(directory, options.placement),
       claims: createClaimLookup(upstream, directory),
-      admission: createWriteAdmission({ upstream, tenants: directory, policies, rbacCatchUp, counts, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
+      admission: createWriteAdmission({ upstream, tenants: directory, policies, ...(options.placement ? { placement: options.placement } : {}), rbacCatchUp, counts, onQuotaRefusal: (tenantId) => observability.metrics.quotaRefusal(tenantId) }),
       namespaceCreated: quotaView.namespaceCreated,
     }),
     portal: (req: IncomingMessage, res: ServerResponse, path: string) => servePortal(req, res, path, { upstream, keys: secrets.signingKeys, log }),

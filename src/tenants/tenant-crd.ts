@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Condition, KubeObject } from '../core/types.ts';
+import type { PlacementSpec } from '../core/tenancy/pod-placement.ts';
 
 export const TENANT_GROUP = 'tenancy.warren.dev';
 export const TENANT_VERSION = 'v1alpha1';
@@ -40,6 +41,8 @@ export interface TenantSpec {
   quota?: { namespaces?: number; objectsPerResource?: number; cpu?: Quantity; memory?: Quantity; storage?: Quantity };
   podSecurity?: TenantPodSecurity;
   clusters?: { names?: string[]; labelSelector?: LabelSelector };
+  /** Where the tenant's pods may run (ADR 0043): forced node selector, allowed tolerations. */
+  placement?: PlacementSpec;
   suspended?: boolean;
   credentials?: { certificateLifetime?: string; revokeBefore?: string };
   defaultPlacement?: Record<string, unknown>;

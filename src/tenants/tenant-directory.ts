@@ -1,5 +1,7 @@
 // What the gateway needs to know about tenants: whether one exists, whether it
 // may act, and the point before which its credentials no longer count.
+import type { PlacementSpec } from '../core/tenancy/pod-placement.ts';
+
 export type TenantPhase = 'Pending' | 'Ready' | 'Suspended' | 'Terminating';
 
 export interface TenantInfo {
@@ -18,6 +20,8 @@ export interface TenantInfo {
   clusters?: string[];
   /** Pod Security Admission level forced on the tenant's namespaces (default baseline). */
   podSecurity?: 'privileged' | 'baseline' | 'restricted';
+  /** The Tenant's spec.placement (ADR 0043); absent fields fall back to the platform's default. */
+  placement?: PlacementSpec;
   /** Tenant-wide limits enforced by the gateway at admission. */
   quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number };
   /** The Tenant's spec.defaultPlacement: it claims every workload no policy selects (held at create time, ADR 0023). */

@@ -22,6 +22,7 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
   const notBefore = latest(tenant.spec?.credentials?.revokeBefore, tenant.status?.credentialsNotBefore);
   if (notBefore) info.credentialsNotBefore = notBefore;
   if (tenant.status?.clusters) info.clusters = [...tenant.status.clusters];
+  if (tenant.spec?.placement) info.placement = tenant.spec.placement;
   if (tenant.spec?.defaultPlacement) info.defaultPlacement = tenant.spec.defaultPlacement;
   const quota = tenant.spec?.quota;
   if (quota && Object.values(quota).some((v) => v !== undefined)) {

@@ -55,6 +55,11 @@ export function validateTenantSpec(tenant: Tenant): string[] {
   } catch {
     problems.push(`spec.credentials.certificateLifetime: not a duration: ${JSON.stringify(spec.credentials?.certificateLifetime)}`);
   }
+  for (const [i, t] of (spec.placement?.tolerations ?? []).entries()) {
+    // kube's validation of a toleration: an empty key needs Exists, and Exists takes no value.
+    if (!t.key && t.operator !== 'Exists') problems.push(`spec.placement.tolerations[${i}].operator: must be Exists when key is empty`);
+    if (t.operator === 'Exists' && t.value) problems.push(`spec.placement.tolerations[${i}].value: must be empty when operator is Exists`);
+  }
   const revokeBefore = spec.credentials?.revokeBefore;
   if (revokeBefore !== undefined && Number.isNaN(new Date(revokeBefore).getTime())) {
     problems.push(`spec.credentials.revokeBefore: not an RFC 3339 time: ${JSON.stringify(revokeBefore)}`);

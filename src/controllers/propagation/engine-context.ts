@@ -5,6 +5,7 @@ import type { EventRecorder } from '../runtime/event-recorder.ts';
 import type { WorkQueue } from '../../workqueue/work-queue.ts';
 import type { Tenant } from '../../tenants/tenant-crd.ts';
 import { scrubText } from '../../core/tenancy/status-translation.ts';
+import type { PlacementContract } from '../../core/tenancy/pod-placement.ts';
 import { tenantOfId, type EngineInformers } from './engine-informers.ts';
 import type { MemberPool } from './member-pool.ts';
 import type { AppliedRecord } from './applied-record.ts';
@@ -18,6 +19,8 @@ export interface EngineSettings {
   gracefulEvictionTimeoutMs: number;
   /** The host runs workload controllers (a real cluster); false for a host without them (`warren up` told so), where a workload nobody propagates never runs (ADR 0023). */
   hostRunsWorkloads: boolean;
+  /** The platform's placement contract for tenants whose spec.placement says nothing (ADR 0043): held on every member copy. */
+  placement: PlacementContract;
 }
 
 export interface EngineContext {

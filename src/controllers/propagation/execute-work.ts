@@ -17,6 +17,8 @@ import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts'
 import { scopeRbacForMember, type MemberRbac } from '../../core/propagation/trust/member-rbac.ts';
 import { refuseReservedReferences } from '../../core/propagation/trust/member-references.ts';
 import { refuseDemandAbove } from '../../core/propagation/trust/member-demand.ts';
+import { holdToPlacement } from '../../core/propagation/trust/member-placement.ts';
+import { placementContractOf, SAFE_PLACEMENT, type PlacementContract } from '../../core/tenancy/pod-placement.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
@@ -65,7 +67,7 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
     return outcome(false, `no credentials for cluster ${target.name}`, observed.obj);
   }
   await ctx.members.watch(cluster, resource);
-  const scoped = memberCopyFor(plan, target.name, manifest);
+  const scoped = memberCopyFor(plan, target.name, manifest, ctx.settings.placement);
   if (!scoped.ok) {
     // A cluster-wide grant is refused on members (ADR 20): the Work says why, nothing is applied, and a copy an
     // earlier engine applied goes (only if it carries this binding's marks).
@@ -91,10 +93,11 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
 /**
  * What the member gets for this cluster: the manifest in the member's terms with the engine's marks over
  * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
- * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts), a copy asking for more than its
+ * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts), the tenant's
+ * placement contract held (member-placement.ts, ADR 0043: the platform's default unless the Tenant says), a copy asking for more than its
  * template refused (member-demand.ts). Pure: the steering property test judges exactly this.
  */
-export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject): MemberRbac {
+export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject, platform: PlacementContract = SAFE_PLACEMENT): MemberRbac {
   const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
   const labels = isNamespaceRow(plan.resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
   // The template generation as pruneTemplate stamped it (the engine's value): an override's goes with the other engine keys.
@@ -103,7 +106,8 @@ export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'mar
     ...plan.marks.annotations, [WORK_NAME_ANNOTATION]: plan.workName, [WORK_NAMESPACE_ANNOTATION]: executionNamespace(clusterName),
     ...(generation !== undefined ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation } : {}),
   };
-  const copy = refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations })));
+  const copy = holdToPlacement(refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations }))),
+    placementContractOf(plan.tenant.spec?.placement, platform));
   return refuseDemandAbove(plan.resource, plan.pruned, copy);
 }
 

@@ -3,6 +3,7 @@
 // one turn in each round, like every other tenant), workers that run the
 // detector/scheduler for templates and the executor for bindings, and the
 // member pool that applies to members and watches what it applied.
+import { SAFE_PLACEMENT } from '../../core/tenancy/pod-placement.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { createEventRecorder, type EventRecorder } from '../runtime/event-recorder.ts';
 import { createWorkQueue } from '../../workqueue/work-queue.ts';
@@ -127,7 +128,7 @@ export function startPropagation(options: PropagationOptions): RunningPropagatio
     applied: createAppliedRecord(),
     echoes,
     clusterHealth,
-    settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, hostRunsWorkloads: true, ...options.settings },
+    settings: { defaultTolerationSeconds: 300, gracefulEvictionTimeoutMs: 600_000, hostRunsWorkloads: true, placement: SAFE_PLACEMENT, ...options.settings },
     now: options.now ?? (() => new Date()),
     log: options.log,
   };

@@ -50,7 +50,7 @@ const VOLUME_WHY = 'names a PersistentVolume; volumes are the platform\'s, and a
 const NODE_NAME_WHY = 'may not be set: the scheduler places pods, on nodes this tenant may use';
 const EXTERNAL_IP_WHY = 'is not allowed: every node would send traffic for that address, from every tenant\'s pods, to this Service';
 
-const at = (obj: unknown, ...path: string[]): unknown => {
+export const at = (obj: unknown, ...path: string[]): unknown => {
   let v: unknown = obj;
   for (const key of path) v = isObject(v) ? v[key] : undefined;
   return v;
@@ -58,7 +58,7 @@ const at = (obj: unknown, ...path: string[]): unknown => {
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). */
-const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
+export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/Pod': ['spec'],
   '/PodTemplate': ['template', 'spec'],
   '/ReplicationController': ['spec', 'template', 'spec'],

@@ -2,6 +2,7 @@
 // (admission-chain.ts says why each sits where it does).
 import type { Upstream } from '../../kube/upstream.ts';
 import type { PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import { placementContractOf, type PlacementContract } from '../../core/tenancy/pod-placement.ts';
 import type { TenantPolicies } from '../authz/tenant-policies.ts';
 import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import { createAdmissionChain, type AdmissionChain } from './admission-chain.ts';
@@ -25,9 +26,15 @@ export interface WriteAdmissionOptions {
   onQuotaRefusal?: (tenantId: string) => void;
   /** The count quota's counters (default: its own, object-counts.ts); the quota view listens to them. */
   counts?: ObjectCounts;
+  /** The platform's placement contract for tenants whose spec.placement says nothing (default SAFE_PLACEMENT, ADR 0043). */
+  placement?: PlacementContract;
 }
 
 export const podSecurityLevelOf = (tenants: TenantDirectory) => (tenantId: string): PodSecurityLevel => tenants.byId(tenantId)?.podSecurity ?? 'baseline';
+
+/** The placement contract a tenant is held to: its own spec.placement over the platform's default (ADR 0043). */
+export const placementOf = (tenants: TenantDirectory, platform?: PlacementContract) => (tenantId: string): PlacementContract =>
+  placementContractOf(tenants.byId(tenantId)?.placement, platform);
 
 export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionChain {
   const refusals = options.onQuotaRefusal ? { onRefusal: options.onQuotaRefusal } : {};
@@ -37,7 +44,7 @@ export function createWriteAdmission(options: WriteAdmissionOptions): AdmissionC
     karmadaPolicyAdmitter(),
     ownerReferencesAdmitter(options.upstream),
     pvcVolumeAdmitter(options.upstream),
-    reservedReferencesAdmitter(options.upstream),
+    reservedReferencesAdmitter(options.upstream, placementOf(options.tenants, options.placement)),
     quotaAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals }),
     objectCountAdmitter({ upstream: options.upstream, tenants: options.tenants, ...refusals, ...(options.counts ? { counts: options.counts } : {}) }),
   ]);

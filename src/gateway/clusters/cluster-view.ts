@@ -1,31 +1,55 @@
 // A tenant's view of Karmada member Clusters, as pure functions: it sees
 // exactly the Clusters its Tenant allows (TenantInfo.clusters), read-only, and
 // nothing of the others: not in a list, a table, a watch, nor a GET (404 as if
-// they did not exist). The credential reference is hidden: spec.secretRef (and
-// the impersonator's) name a Secret in the platform's namespace, and the
-// last-applied annotation and managedFields could repeat it.
+// they did not exist). Of an allowed Cluster it sees what it needs to place
+// its workloads and read why they land where they do (ADR 0043), kept by name,
+// so a field Karmada adds later stays hidden until someone decides otherwise:
+//  - metadata: name, labels (what a policy's clusterAffinity selects), uid,
+//    resourceVersion, generation, creation and deletion times; no annotations
+//    or managedFields (the last-applied annotation repeats the whole spec);
+//  - spec: syncMode, provider, region, zone(s) (spread constraints and
+//    affinity name them) and taints (clusterTolerations must match them); not
+//    apiEndpoint, proxyURL, secretRef or TLS settings (where the platform's
+//    member apiservers are and how Warren reaches them), not resourceModels;
+//  - status: conditions, kubernetesVersion, apiEnablements, nodeSummary and
+//    resourceSummary.allocatable (the cluster's size). Not allocated or
+//    allocating, nor allocatableModelings: those are every tenant's pods on
+//    the member summed, so another tenant's load could be read off them.
 import { isObject } from '../../core/types.ts';
 
 export const CLUSTER_GROUP = 'cluster.karmada.io';
 export const CLUSTER_RESOURCE = 'clusters';
 
-const HIDDEN_SPEC = ['secretRef', 'impersonatorSecretRef', 'proxyHeader'];
-const HIDDEN_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration'];
+const SHOWN_METADATA = ['name', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'labels'];
+const SHOWN_SPEC = ['syncMode', 'provider', 'region', 'zone', 'zones', 'taints'];
+const SHOWN_STATUS = ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary'];
+const SHOWN_RESOURCE_SUMMARY = ['allocatable'];
+
+/** The named keys of an object (a copy of each value); undefined when it is not an object. */
+function keep(obj: unknown, keys: readonly string[]): Record<string, unknown> | undefined {
+  if (!isObject(obj)) return undefined;
+  const kept: Record<string, unknown> = {};
+  for (const key of keys) if (obj[key] !== undefined) kept[key] = structuredClone(obj[key]);
+  return kept;
+}
 
 export function isClusterRequest(info: { apiGroup: string; resource: string }): boolean {
   return info.apiGroup === CLUSTER_GROUP && info.resource === CLUSTER_RESOURCE;
 }
 
-/** A copy without what a tenant must not see (works on Clusters and on PartialObjectMetadata). */
+/** A copy with only what a tenant sees (works on Clusters and on PartialObjectMetadata). */
 export function toTenantCluster<T extends Record<string, unknown>>(obj: T): T {
-  const copy = structuredClone(obj) as Record<string, unknown>;
-  if (isObject(copy.spec)) for (const key of HIDDEN_SPEC) delete copy.spec[key];
-  if (isObject(copy.metadata)) {
-    delete copy.metadata.managedFields;
-    if (isObject(copy.metadata.annotations)) {
-      for (const key of HIDDEN_ANNOTATIONS) delete copy.metadata.annotations[key];
-      if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
-    }
+  const copy: Record<string, unknown> = {};
+  for (const key of ['apiVersion', 'kind'] as const) if (obj[key] !== undefined) copy[key] = obj[key];
+  const metadata = keep(obj.metadata, SHOWN_METADATA);
+  if (metadata) copy.metadata = metadata;
+  const spec = keep(obj.spec, SHOWN_SPEC);
+  if (spec) copy.spec = spec;
+  const status = keep(obj.status, SHOWN_STATUS);
+  if (status) {
+    const summary = keep(isObject(obj.status) ? obj.status.resourceSummary : undefined, SHOWN_RESOURCE_SUMMARY);
+    if (summary) status.resourceSummary = summary;
+    copy.status = status;
   }
   return copy as T;
 }

@@ -1,6 +1,7 @@
 // Forwarding a translated resource request upstream, and its answer back.
 // prepare() builds the exact upstream request (so the guard can judge it);
 // send() performs it and translates the response, stream or error.
+import { SAFE_PLACEMENT, type PlacementContract } from '../../core/tenancy/pod-placement.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, badRequest } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
@@ -46,6 +47,8 @@ export type PodSecurityOf = (tenantId: string) => PodSecurityLevel;
 
 export interface ForwarderOptions {
   podSecurityOf?: PodSecurityOf;
+  /** The tenant's placement contract (ADR 0043): its node selector is merged into every pod spec it writes. Default: SAFE_PLACEMENT. */
+  placementOf?: (tenantId: string) => PlacementContract;
   /** Object admission (admission/write-admission.ts); default: none. */
   admission?: AdmissionChain;
   /** Would the engine claim a created workload at once (held-at-create.ts)? Default: never asked (held later by the engine). */
@@ -58,9 +61,10 @@ const createsNamespace = (info: RequestInfo): boolean => info.verb === 'create' 
 
 export function createForwarder(upstream: Upstream, pipe: ResponsePipe, options: ForwarderOptions = {}): Forwarder {
   const podSecurityOf = options.podSecurityOf ?? (() => 'baseline');
+  const placementOf = options.placementOf ?? (() => SAFE_PLACEMENT);
   const admission = options.admission ?? createAdmissionChain([]);
   const targetOf = (ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest): WriteTarget =>
-    ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id) });
+    ({ ctx, info, fwd, kind: requestKindOf(ctx, info), podSecurity: podSecurityOf(ctx.id), placement: placementOf(ctx.id) });
 
   async function write(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest, asked: PreparedRequest, guardFinal: GuardFinal): Promise<void> {
     // A workload a policy already claims is created held: the host never runs it (ADR 0023).

@@ -2,7 +2,10 @@
 // to the exact upstream object: the request settles its kind, namespace and
 // name (core/tenancy/request-kind.ts), the translator maps it with the
 // request's kind, translation forces the platform's labels, and an object the
-// tenant could not read back is refused before it is sent. Before, such an
+// tenant could not read back is refused before it is sent. The tenant's
+// placement contract's node selector is merged into the pod spec of every
+// kind that holds one (ADR 0043): here, so the tenant's copy, the upstream
+// body, the guard and admission all see the same merged object. Before, such an
 // object (a RoleBinding whose roleRef slipped through unprefixed) was stored
 // upstream and then answered 404, because the response translation hid it.
 import { ApiError, forbidden } from '../../core/api-error.ts';
@@ -13,6 +16,8 @@ import type { TenantContext } from '../../core/tenancy/tenant-context.ts';
 import { toTenantObject, toUpstreamObject } from '../../core/tenancy/object-translation.ts';
 import { translationCopy } from '../../core/tenancy/translation-copy.ts';
 import { forceNamespacePodSecurity, type PodSecurityLevel } from '../../core/tenancy/pod-security.ts';
+import { forceNodeSelector, type PlacementContract } from '../../core/tenancy/pod-placement.ts';
+import { describeReserved, kindKey } from '../../core/tenancy/reserved-references.ts';
 import { heldMarkIn } from '../../core/propagation/held-input.ts';
 import { settleBodyKind, settleBodyMetadata, type BodySource, type MetadataTarget, type RequestKind } from '../../core/tenancy/request-kind.ts';
 
@@ -22,6 +27,8 @@ export interface WriteTarget {
   fwd: ForwardedRequest;
   kind: RequestKind;
   podSecurity: PodSecurityLevel;
+  /** The tenant's placement contract (ADR 0043); absent: nothing is merged (admission still judges the object). */
+  placement?: PlacementContract;
 }
 
 export interface TranslatedWrite {
@@ -43,11 +50,25 @@ function refuseHeldMarks(info: RequestInfo, user: string | undefined, obj: KubeO
     `${mark} is set by the propagation engine and cannot be set, changed or removed`);
 }
 
+/**
+ * Merges the contract's node selector into the object's pod spec (PodNodeSelector's merge). A stored Pod's
+ * spec is immutable: only a create (or an apply, which may create) gets it; an update keeps the stored one,
+ * which admission compares (reserved-references-admitter.ts). A conflicting tenant value is refused, 403.
+ */
+function forcePlacement(target: WriteTarget, key: string, obj: KubeObject, verb: MetadataTarget['verb']): void {
+  const { info, ctx } = target;
+  if (key === '/Pod' && verb !== 'create' && verb !== 'apply') return;
+  const conflict = target.placement ? forceNodeSelector(key, obj, target.placement) : undefined;
+  if (!conflict) return;
+  throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(info.namespace ? { namespace: info.namespace } : {}), ...(ctx.user !== undefined ? { user: ctx.user } : {}) }, describeReserved(conflict));
+}
+
 export function translateWrite(target: WriteTarget, obj: KubeObject, how: { source: BodySource; verb: MetadataTarget['verb'] }): TranslatedWrite {
   const { ctx, info, fwd, kind } = target;
   settleBodyKind(obj, kind, how.source);
   settleBodyMetadata(obj, { namespace: fwd.namespaced ? info.namespace : '', name: info.name, verb: how.verb });
   refuseHeldMarks(info, ctx.user, obj);
+  if (target.placement && !info.subresource && kind.kind !== undefined) forcePlacement(target, kindKey(kind.group, kind.kind), obj, how.verb);
   // Copies that share what translation never writes (translation-copy.ts): two deep copies of a
   // 10,000-label body were two of the largest synchronous steps of a write (ADR 0026).
   const tenant = translationCopy(obj);
