@@ -15,7 +15,8 @@
 //  6. reserved references: a `system-*` priority class or a nodeName in a
 //     pod spec, a volume in a StatefulSet's claim templates, a Service's
 //     external IPs (the host's components follow them, not the gateway:
-//     reserved-references-admitter.ts);
+//     reserved-references-admitter.ts); with them, the tenant's placement
+//     contract (ADR 0043): tolerations it may use, its forced node selector;
 //  7. quota (cpu, memory, storage), then 8. object counts (namespaces, objects
 //     per resource): last, because they are the admitters with state (the
 //     tenant's lock and usage snapshot; a reserved object) and an object
