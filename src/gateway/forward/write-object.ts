@@ -50,14 +50,17 @@ function refuseHeldMarks(info: RequestInfo, user: string | undefined, obj: KubeO
     `${mark} is set by the propagation engine and cannot be set, changed or removed`);
 }
 
+/** Kinds whose stored pod spec kube does not let change (a Pod's; a Job's template, in 1.20). */
+const FIXED_POD_SPEC = new Set(['/Pod', 'batch/Job']);
+
 /**
- * Merges the contract's node selector into the object's pod spec (PodNodeSelector's merge). A stored Pod's
- * spec is immutable: only a create (or an apply, which may create) gets it; an update keeps the stored one,
- * which admission compares (reserved-references-admitter.ts). A conflicting tenant value is refused, 403.
+ * Merges the contract's node selector into the object's pod spec (PodNodeSelector's merge). Where the stored
+ * pod spec is immutable, only a create (or an apply, which may create) gets it; an update keeps the stored
+ * one, which admission compares (reserved-references-admitter.ts). A conflicting tenant value is refused, 403.
  */
 function forcePlacement(target: WriteTarget, key: string, obj: KubeObject, verb: MetadataTarget['verb']): void {
   const { info, ctx } = target;
-  if (key === '/Pod' && verb !== 'create' && verb !== 'apply') return;
+  if (FIXED_POD_SPEC.has(key) && verb !== 'create' && verb !== 'apply') return;
   const conflict = target.placement ? forceNodeSelector(key, obj, target.placement) : undefined;
   if (!conflict) return;
   throw forbidden({ group: info.apiGroup, resource: info.resource, verb: info.verb, ...(info.name ? { name: info.name } : {}), ...(info.namespace ? { namespace: info.namespace } : {}), ...(ctx.user !== undefined ? { user: ctx.user } : {}) }, describeReserved(conflict));

@@ -104,3 +104,37 @@ describe('reserved references admitter', () => {
     await admit('PUT', '/apis/apps/v1/namespaces/web/deployments/x/scale', withPod('apps/v1', 'Deployment', { priorityClassName: 'system-node-critical' }));
   });
 });
+
+describe('reserved references admitter: the placement contract (ADR 0043)', () => {
+  const contract = { nodeSelector: { pool: 'acme' }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'acme', effect: 'NoSchedule' }] };
+  async function admitUnder(method: string, path: string, tenant: KubeObject, stored?: KubeObject, live?: KubeObject): Promise<void> {
+    const info = parseRequestInfo(method, path, new URLSearchParams());
+    const fwd = translateRequest(ctx, info, new URLSearchParams()) as ForwardedRequest;
+    const upstream = { request: <T>(verb: string, at: string) => Promise.resolve(verb === 'GET' && at === fwd.path && live ? { status: 200, body: live as T } : { status: 404, body: {} as T }) } as unknown as Pick<Upstream, 'request'>;
+    const run = await reservedReferencesAdmitter(upstream, (id) => (id === ctx.id ? contract : { nodeSelector: {}, tolerations: [] })).start({ req: {} as IncomingMessage, res: {} as ServerResponse, ctx, info, fwd });
+    await run?.admit?.({ tenant, upstream: tenant, apply: false, ...(stored ? { stored } : {}) });
+  }
+  const refusedFor = (what: RegExp) => (err: { code?: number; message?: string }): boolean => err.code === 403 && what.test(err.message ?? '') && !/aaaaaa-/.test(err.message ?? '');
+  const selected = { nodeSelector: { pool: 'acme' } };
+  const MASTER = { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' };
+  for (const [apiVersion, kind, path] of KINDS) {
+    it(`${kind}: a toleration outside the contract, or a missing or changed selector, is refused; kept values pass`, async () => {
+      await admitUnder('POST', path, withPod(apiVersion, kind, { ...selected, tolerations: [contract.tolerations[0]] }));
+      await admitUnder('POST', path, withPod(apiVersion, kind, { ...selected, tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] }));
+      for (const t of [{ operator: 'Exists' }, MASTER, { key: 'dedicated', operator: 'Exists' }]) {
+        await assert.rejects(admitUnder('POST', path, withPod(apiVersion, kind, { ...selected, tolerations: [t] })), refusedFor(/tolerations: .* is not allowed/), `${kind} ${JSON.stringify(t)}`);
+      }
+      await assert.rejects(admitUnder('POST', path, withPod(apiVersion, kind, {})), refusedFor(/nodeSelector: "pool=acme" must be in the node selector/), `${kind} without the selector`);
+      await assert.rejects(admitUnder('POST', path, withPod(apiVersion, kind, { nodeSelector: { pool: 'globex' } })), refusedFor(/conflicts with the node selector/), `${kind} another pool`);
+      // Written before the contract: a PUT (stored read upstream) or a patch keeping what is stored passes; a new toleration does not.
+      const old = withPod(apiVersion, kind, { tolerations: [MASTER] });
+      await admitUnder('PUT', `${path}/x`, old, undefined, old);
+      await admitUnder('PATCH', `${path}/x`, old, old);
+      await assert.rejects(admitUnder('PATCH', `${path}/x`, withPod(apiVersion, kind, { tolerations: [MASTER, { operator: 'Exists' }] }), old), refusedFor(/is not allowed/), `${kind} adding to a kept one`);
+    });
+  }
+  it('kinds without a pod spec, and subresources, are not judged', async () => {
+    await admitUnder('POST', '/api/v1/namespaces/web/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'web' }, data: { tolerations: '[{"operator":"Exists"}]' } } as KubeObject);
+    await admitUnder('PUT', '/api/v1/namespaces/web/pods/x/status', withPod('v1', 'Pod', { tolerations: [MASTER] }));
+  });
+});
