@@ -5,7 +5,8 @@
 // labels its selector matches (1.20: each pod pinned to its node by node
 // affinity). The platform's nodes are registered by hand: a control-plane
 // node (master taint), a node dedicated to acme (`dedicated=acme:NoSchedule`,
-// `pool=acme`) and a shared node. Checked on the host itself:
+// `pool=acme`) and a shared node, with exactly those taints (TaintNodesByCondition's
+// not-ready taint removed: no kubelet will). Checked on the host itself:
 //  - with nothing configured, a DaemonSet or Pod tolerating the master taint is
 //    refused in the tenant's terms and nothing is stored; one tolerating nothing
 //    gets a pod for the shared node only, never the control plane;
@@ -55,6 +56,10 @@ describe('where a tenant\'s pods may run, on a real host (ADR 0043)', { timeout:
     for (const n of NODES) {
       const res = await w.hostHttp.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: n.name, labels: { 'kubernetes.io/hostname': n.name, ...n.labels } }, spec: { taints: n.taints } });
       assert.equal(res.status, 201, `node ${n.name}: ${res.text.slice(0, 200)}`);
+      // The TaintNodesByCondition admission plugin taints a new Node not-ready until its kubelet reports; no
+      // kubelet runs here (nor the node lifecycle controller), so the platform sets the taints it means.
+      const set = await w.hostHttp.patch(`/api/v1/nodes/${n.name}`, 'application/merge-patch+json', { spec: { taints: n.taints } });
+      assert.equal(set.status, 200, `taints of ${n.name}: ${set.text.slice(0, 200)}`);
     }
     assert.equal((await acme.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app' } })).status, 201);
   });

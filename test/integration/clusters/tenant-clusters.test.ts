@@ -57,7 +57,7 @@ describe('tenant view of member Clusters', { timeout: 120_000 }, () => {
     await h?.stop();
   });
 
-  it('list shows exactly the allowed clusters, without secretRef', async () => {
+  it('list shows exactly the allowed clusters, without secretRef or endpoint', async () => {
     const r = await a.get(PATH);
     assert.equal(r.status, 200);
     assert.deepEqual(names(r.body.items), ['c1', 'c2']);
@@ -65,7 +65,8 @@ describe('tenant view of member Clusters', { timeout: 120_000 }, () => {
       assert.equal(item.spec.secretRef, undefined);
       assert.equal(item.metadata.annotations, undefined, 'the last-applied annotation repeats the secretRef');
       assert.equal(item.metadata.managedFields, undefined);
-      assert.equal(item.spec.apiEndpoint, `https://${item.metadata.name}.example:6443`);
+      assert.equal(item.spec.apiEndpoint, undefined, 'where the member apiserver is stays the platform\'s (ADR 0043)');
+      assert.equal(item.spec.region, 'region-a');
     }
     assert.doesNotMatch(r.text, /"c3"|cluster-c|c3\.example/);
     assert.deepEqual(names((await b.get(PATH)).body.items), ['c3']);
