@@ -26,6 +26,7 @@ import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertRefused, consistently } from './support/verdicts.ts';
 import { storedAt } from './support/host-snapshot.ts';
+import { BINDING_API, appliedMessageOf } from './support/engine-attack.ts';
 
 type Obj = Record<string, unknown>;
 const RESTRICTED = { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
@@ -188,9 +189,8 @@ describe('adversarial: a tenant pod tolerates only what its placement contract a
     ];
     await env.apply('globex', docs.map((d) => JSON.stringify(d)).join('\n---\n'), 'globex-tolerant.yaml');
     const why = await eventually(async () => {
-      const res = await globex().get('/apis/work.karmada.io/v1alpha2/namespaces/app/resourcebindings/tolerant-deployment');
-      const agg = (res.body as { status?: { aggregatedStatus?: Array<{ clusterName?: string; appliedMessage?: string }> } } | undefined)?.status?.aggregatedStatus ?? [];
-      return agg.find((a) => a.clusterName === 'member2')?.appliedMessage;
+      const res = await globex().get(`${BINDING_API}/namespaces/app/resourcebindings/tolerant-deployment`);
+      return appliedMessageOf(res.body, 'member2');
     }, 'the binding says why');
     assert.match(why, /tolerations: .*node-role.kubernetes.io\/master.* is not allowed/);
     assert.ok(!why.includes(`${globexId}-`) && !why.includes(`${acmeId}-`), `in globex's terms: ${why}`);

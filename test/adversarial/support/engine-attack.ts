@@ -46,3 +46,9 @@ data: { owner: globex }
 /** globex's ConfigMap propagated to both members (its Tenant allows member2 only). */
 export const GLOBEX_APP = `${GLOBEX_CFG}---
 ${configMapPolicy('PropagationPolicy', { name: 'cfg', namespace: 'app' }, '  placement: { clusterAffinity: { clusterNames: [member1, member2] } }')}`;
+
+/** What a ResourceBinding's aggregated status says of one cluster's apply (the engine's reason a copy was refused). */
+export function appliedMessageOf(binding: unknown, cluster: string): string | undefined {
+  const agg = (binding as { status?: { aggregatedStatus?: Array<{ clusterName?: string; appliedMessage?: string }> } } | undefined)?.status?.aggregatedStatus ?? [];
+  return agg.find((a) => a.clusterName === cluster)?.appliedMessage;
+}
