@@ -23,4 +23,14 @@ describe('buildServeOptions', () => {
     assert.equal(o.host, '0.0.0.0');
     assert.equal(o.leaderElection, undefined);
   });
+
+  it('the platform\'s placement contract (ADR 0043): the safe default unless the file says, a misspelt field refused', () => {
+    const kc = { 'upstream-kubeconfig': '/kc' };
+    assert.deepEqual(buildServeOptions(loadConfig({ env: {}, flags: kc }), {}, 'h', 1).placement, { nodeSelector: {}, tolerations: [] });
+    const head = 'apiVersion: config.warren.dev/v1alpha1\nkind: WarrenConfig\n';
+    const text = `${head}placement:\n  nodeSelector: { pool: tenants }\n  tolerations: [{ key: spot, operator: Exists, effect: NoSchedule }]\n`;
+    const c = loadConfig({ env: {}, flags: { ...kc, config: '/c.yaml' }, readFile: () => text });
+    assert.deepEqual(buildServeOptions(c, {}, 'h', 1).placement, { nodeSelector: { pool: 'tenants' }, tolerations: [{ key: 'spot', operator: 'Exists', effect: 'NoSchedule' }] });
+    assert.throws(() => loadConfig({ env: {}, flags: { ...kc, config: '/c.yaml' }, readFile: () => `${head}placement:\n  tolerations: [{ key: spot, operator: Exist }]\n` }), /placement/);
+  });
 });
