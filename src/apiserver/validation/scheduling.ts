@@ -11,14 +11,26 @@ const rec = (v: unknown): Obj => (isObject(v) ? v : {});
 const HIGHEST_USER_PRIORITY = 1000000000;
 const PREEMPTION = ['Never', 'PreemptLowerPriority'];
 
+/** The PriorityClasses kube-apiserver creates at start (scheduling.SystemPriorityClasses); only they go above 1,000,000,000. */
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, { value: number; description: string }>> = {
+  'system-node-critical': { value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.' },
+  'system-cluster-critical': { value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
+};
+
+/** scheduling.IsKnownSystemPriorityClass: the name, value and globalDefault of a system class. */
+function isKnownSystemClass(name: string, value: unknown, globalDefault: unknown): boolean {
+  return SYSTEM_PRIORITY_CLASSES[name]?.value === value && globalDefault !== true;
+}
+
 export function validatePriorityClass(obj: Obj): StatusCause[] {
   const causes: StatusCause[] = [];
   const name = String(rec(obj.metadata).name ?? '');
   const value = obj.value;
   if (typeof value !== 'number') causes.push(required('value'));
-  if (name.startsWith('system-') && !['system-cluster-critical', 'system-node-critical'].includes(name)) {
+  const system = isKnownSystemClass(name, value, obj.globalDefault);
+  if (!system && name.startsWith('system-')) {
     causes.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
-  } else if (typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
+  } else if (!system && typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
     causes.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
   }
   if (obj.preemptionPolicy !== undefined && !PREEMPTION.includes(String(obj.preemptionPolicy))) {
