@@ -13,7 +13,7 @@ import type { Strategy } from './strategy.ts';
 import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import {
-  checkBodyShape, checkEventsV1Create, checkEventsV1Update, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
+  checkBodyShape, checkEventsV1Create, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
 import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
@@ -231,9 +231,7 @@ export class Registry implements ResourceApi {
       const old = this.store.get(this.key(def, namespace, name));
       // A PUT that creates is a create, with a create's checks (the name is the URL's).
       if (!old) return yield* this.insert(def, namespace, { ...input, metadata: { ...input.metadata, name } }, options);
-      const core = toCoreEvent(input);
-      checkEventsV1Update(this.coreEvents(), { ...core, metadata: { ...core.metadata, name, namespace } }, old);
-      return this.present(def, yield* this.updateSteps(this.coreEvents(), namespace, name, core, options));
+      return this.present(def, yield* this.updateSteps(this.coreEvents(), namespace, name, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'update');
     checkBodyShape(input);
@@ -285,11 +283,7 @@ export class Registry implements ResourceApi {
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict({ group: def.group, resource: def.resource, name }, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    if (isEventsV1(def)) {
-      const core = toCoreEvent(patched);
-      checkEventsV1Update(this.coreEvents(), core, old);
-      return this.present(def, yield* this.replace(this.coreEvents(), old, core, { ...options, skipManagedFields: type === 'apply' }));
-    }
+    if (isEventsV1(def)) return this.present(def, yield* this.replace(this.coreEvents(), old, toCoreEvent(patched), { ...options, skipManagedFields: type === 'apply' }));
     return yield* this.replace(def, old, patched, { ...options, skipManagedFields: type === 'apply' });
   }
 

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import type { FieldValidation } from './resource-api.ts';
 import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
-import { eventsV1CreateCauses, eventsV1UpdateCauses } from '../validation/events-v1-strict.ts';
+import { eventsV1CreateCauses } from '../validation/events-v1-strict.ts';
 import { toCoreEvent } from '../../core/resources/event-versions.ts';
 import { generatedName } from './object-meta.ts';
 
@@ -153,9 +153,4 @@ export function checkEventsV1Create(coreEvents: ResourceDef, input: KubeObject, 
   const name = given || (generateName ? generatedName(generateName) : '');
   const core = { ...toCoreEvent(input), metadata: { ...input.metadata, name, namespace } };
   throwIfInvalid(coreEvents, core, eventsV1CreateCauses(core as unknown as Record<string, unknown>, generateName, name));
-}
-
-/** An events.k8s.io/v1 update's checks on the Event as it would be stored (`next`, core form) against `old`. */
-export function checkEventsV1Update(coreEvents: ResourceDef, next: KubeObject, old: KubeObject): void {
-  throwIfInvalid(coreEvents, next, eventsV1UpdateCauses(next as unknown as Record<string, unknown>, old as unknown as Record<string, unknown>));
 }

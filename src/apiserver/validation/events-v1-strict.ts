@@ -1,13 +1,13 @@
-// The checks kube-apiserver adds for an Event written through events.k8s.io/v1 (ValidateEventCreate /
-// ValidateEventUpdate with that request version; core v1 writes skip them "for backwards compatibility").
+// The checks kube-apiserver 1.20 adds for an Event created through events.k8s.io/v1 (ValidateEventCreate with
+// that request version; core v1 writes skip them "for backwards compatibility"). Updates get the legacy checks
+// only on 1.20 (checked: reason and note change through events.k8s.io/v1; newer kube makes them immutable).
 // They run on the Event as stored (core fields: events.k8s.io's `note` is `message`, `deprecatedCount` is
 // `count`), after the legacy checks every Event passes, in kube's order, so a body with several faults
 // gets every cause at once, as on a real server.
 import type { StatusCause } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
-import { FIELD_IMMUTABLE, invalidValue, required } from './field-errors.ts';
+import { invalidValue, required } from './field-errors.ts';
 import { eventsV1NameCauses, hasTime, validateEvent } from './lease-event.ts';
-import { jsonEqual } from '../../core/json-equal.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -29,26 +29,6 @@ export function eventsV1CreateCauses(core: Obj, generateName: string | undefined
   return causes;
 }
 
-/**
- * Fields an events.k8s.io/v1 update may not change (the string and number ones; kube prints the others
- * as Go structs). `reason` twice: kube's list checks it twice.
- */
-const IMMUTABLE: ReadonlyArray<readonly [field: string, path: string]> = [
-  ['reason', 'reason'], ['message', 'message'], ['count', 'count'], ['reason', 'reason'], ['type', 'type'],
-  ['action', 'action'], ['reportingComponent', 'reportingController'], ['reportingInstance', 'reportingInstance'],
-];
-
-/** The causes an events.k8s.io/v1 update adds to the legacy ones (metadata is checked by the registry as for any write). */
-export function eventsV1UpdateCauses(core: Obj, old: Obj): StatusCause[] {
-  const causes = validateEvent(core);
-  if (!jsonEqual(core.series ?? null, old.series ?? null)) causes.push(...seriesCauses(core));
-  for (const [field, path] of IMMUTABLE) {
-    const [now, before] = [core[field] ?? zeroOf(old[field]), old[field] ?? zeroOf(core[field])];
-    if (now !== before) causes.push(invalidValue(path, now, FIELD_IMMUTABLE));
-  }
-  return causes;
-}
-
 function seriesCauses(core: Obj): StatusCause[] {
   if (!isObject(core.series)) return [];
   const causes: StatusCause[] = [];
@@ -63,9 +43,4 @@ function isSet(value: unknown): boolean {
   if (value === undefined || value === null || value === '' || value === 0) return false;
   if (isObject(value)) return Object.values(value).some(isSet);
   return true;
-}
-
-/** Go's zero value of a field's type, for a side that omits it. */
-function zeroOf(other: unknown): unknown {
-  return typeof other === 'number' ? 0 : '';
 }
