@@ -1,5 +1,7 @@
 // Priority admission (checked on real 1.20): a pod's spec.priority and preemptionPolicy are the server's,
 // computed from its priorityClassName, else from the globalDefault class, else 0 / PreemptLowerPriority.
+// (No globalDefault class here: on a shared real cluster it would change every other test's pods; the unit
+// tests of priority-admission.ts cover it, and it was checked on real 1.20 by hand: docs/compatibility.md.)
 // A client-given value that differs is refused 403 and nothing is stored: a forged priority would let a
 // tenant's pod preempt everyone else's.
 import { describe, it } from 'node:test';
@@ -85,5 +87,14 @@ describe('Priority admission', { timeout: 120_000 }, () => {
     const critical = await ctx.http.post(pods(ns), pod('critical', { priorityClassName: 'system-cluster-critical' }));
     assert.equal(critical.status, 201, critical.text);
     assert.equal(critical.body.spec.priority, 2000000000);
+    // Only kube makes `system-` classes, and only with their own value (validation, before the name is looked up).
+    for (const [name, value, why] of [
+      ['system-node-critical', 5, 'value of system-node-critical PriorityClass must be 2000001000'],
+      ['system-k1', 5, 'system-k1 is not a known system priority class'],
+    ] as const) {
+      const res = await ctx.http.post(CLASSES, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.message, `PriorityClass.scheduling.k8s.io "${name}" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: ${why}`);
+    }
   });
 });

@@ -17,9 +17,13 @@ export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, { value: number; d
   'system-cluster-critical': { value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
 };
 
-/** scheduling.IsKnownSystemPriorityClass: the name, value and globalDefault of a system class. */
-function isKnownSystemClass(name: string, value: unknown, globalDefault: unknown): boolean {
-  return SYSTEM_PRIORITY_CLASSES[name]?.value === value && globalDefault !== true;
+/** scheduling.IsKnownSystemPriorityClass: why a `system-` class is not one kube creates, or undefined when it is. */
+function unknownSystemClass(name: string, value: unknown, globalDefault: unknown): string | undefined {
+  const known = SYSTEM_PRIORITY_CLASSES[name];
+  if (!known) return `${name} is not a known system priority class`;
+  if (known.value !== value) return `value of ${name} PriorityClass must be ${known.value}`;
+  if (globalDefault === true) return `globalDefault of ${name} PriorityClass must be false`;
+  return undefined;
 }
 
 export function validatePriorityClass(obj: Obj): StatusCause[] {
@@ -27,10 +31,11 @@ export function validatePriorityClass(obj: Obj): StatusCause[] {
   const name = String(rec(obj.metadata).name ?? '');
   const value = obj.value;
   if (typeof value !== 'number') causes.push(required('value'));
-  const system = isKnownSystemClass(name, value, obj.globalDefault);
-  if (!system && name.startsWith('system-')) {
-    causes.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
-  } else if (!system && typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
+  // Worded as 1.20 words it (checked on a real one).
+  const notSystem = name.startsWith('system-') ? unknownSystemClass(name, value, obj.globalDefault) : undefined;
+  if (notSystem) {
+    causes.push(forbidden('metadata.name', `priority class names with 'system-' prefix are reserved for system use only. error: ${notSystem}`));
+  } else if (!name.startsWith('system-') && typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
     causes.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
   }
   if (obj.preemptionPolicy !== undefined && !PREEMPTION.includes(String(obj.preemptionPolicy))) {
