@@ -192,7 +192,7 @@ export class Registry implements ResourceApi {
       throwIfInvalid(def, obj, [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
-    // Mutating admission (kube's, after defaulting and before validation): Priority.
+    // Mutating admission (kube's runs after decoding and defaulting, before validation; nothing it reads is defaulted): Priority.
     const priority = this.priorityInput(def, obj, undefined, options, input.metadata.name || input.metadata.generateName || '');
     obj = admitPodPriority(priority);
     obj = yield* this.normalizeAndValidate(def, obj, undefined, options);
