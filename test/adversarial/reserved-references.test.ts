@@ -3,6 +3,7 @@
 //  - a `system-*` priority class in a pod spec (the scheduler would preempt
 //    acme's pods for it, the kubelet evict them first): Pod, Deployment,
 //    merge patch, server-side apply → 403 in globex's terms, nothing stored;
+//    and a pod claiming spec.priority outright (the host's Priority admission);
 //  - a Service's externalIPs, or a load-balancer address written through
 //    services/status (CVE-2020-8554: every node's kube-proxy would send that
 //    address's traffic, from acme's pods too, to globex's pods): 403;
@@ -103,6 +104,16 @@ describe('adversarial: reserved references and host-written text', { timeout: 30
     assert.equal(offered.status, 201, JSON.stringify(offered.body));
     const ok = await globex().post('/apis/apps/v1/namespaces/app/deployments', deployment('offered', { priorityClassName: 'tenant-high' }));
     assert.equal(ok.status, 201, `a platform-offered class is usable: ${ok.text.slice(0, 300)}`);
+  });
+
+  it('a pod claiming a priority outright (no class) is refused by the host\'s Priority admission, nothing stored', async () => {
+    // Session 14 (k1): the embedded host stored a forged spec.priority (no class named, so the gateway's
+    // reserved-class rule had nothing to see): a pod above every system class. Real kube refuses it; now so does the embedded host.
+    const forged = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'forged', namespace: 'app' }, spec: { ...podSpec(), priority: 2000001000 } };
+    const res = await globex().post('/api/v1/namespaces/app/pods', forged);
+    assertRefused(res, 403, 'Pod with spec.priority 2000001000', [acmeId, globexId]);
+    assert.match(res.body.message, /^pods "forged" is forbidden: the integer value of priority \(2000001000\) must not be provided in pod spec/);
+    assert.equal(await onHost(`/api/v1/namespaces/${globexId}-app/pods/forged`), undefined, 'no forged Pod on the host');
   });
 
   it('a StatefulSet claim template naming the platform\'s volume is refused, nothing stored on the host', async () => {

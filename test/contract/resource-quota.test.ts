@@ -1,13 +1,16 @@
 // ResourceQuota admission: creates beyond a hard limit are refused with kube's
-// "exceeded quota" message, and nothing is stored.
+// "exceeded quota" message, and nothing is stored. The limits are the quota's
+// status.hard, which its controller copies from spec.hard (checked on real 1.20):
+// until then (a new quota's first moments) the quota refuses nothing.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useContractServer } from '../helpers/contract-suite.ts';
+import { eventually } from '../helpers/poll.ts';
 
 describe('ResourceQuota', { timeout: 60_000 }, () => {
   const ctx = useContractServer();
 
-  /** kube's quota admission refuses everything until the quota controller has written status.hard. */
+  /** kube's quota admission enforces a quota once the quota controller has written status.hard. */
   const quotaComputed = async (ns: string, name: string): Promise<void> => {
     for (let i = 0; i < 100; i++) {
       const quota = await ctx.http.get(`/api/v1/namespaces/${ns}/resourcequotas/${name}`);
@@ -61,5 +64,37 @@ describe('ResourceQuota', { timeout: 60_000 }, () => {
     }
     assert.equal(refused!.status, 403, refused!.text);
     assert.match(refused!.body.message, /exceeded quota: compute, requested: requests\.cpu=600m, used: requests\.cpu=600m, limited: requests\.cpu=1$/);
+  });
+
+  it('a quota enforces its status.hard, not its spec: "status unknown" for a key without used, nothing while its status is empty', async () => {
+    const ns = await ctx.namespaces.create('rq');
+    // The namespace's own ConfigMap first: a late one would make the quota controller recount (the embedded one does).
+    await eventually(async () => (await ctx.http.get(`/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status === 200, 'kube-root-ca.crt');
+    const path = `/api/v1/namespaces/${ns}/resourcequotas/window`;
+    assert.equal((await ctx.http.post(`/api/v1/namespaces/${ns}/resourcequotas`, {
+      apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'window' }, spec: { hard: { 'count/configmaps': '0' } },
+    })).status, 201);
+    await quotaComputed(ns, 'window');
+    const configMap = (name: string): Promise<{ status: number; text: string; body: any }> =>
+      ctx.http.post(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    const full = await configMap('first');
+    assert.equal(full.status, 403, full.text);
+    assert.match(full.body.message, /^configmaps "first" is forbidden: exceeded quota: window, requested: count\/configmaps=1, used: count\/configmaps=\d+, limited: count\/configmaps=0$/);
+    // Status written by hand: kube's controller follows spec.hard only, so neither server's controller undoes it here.
+    const writeStatus = async (status: object): Promise<void> => {
+      const current = (await ctx.http.get(path)).body;
+      const res = await ctx.http.put(`${path}/status`, { ...current, status });
+      assert.equal(res.status, 200, res.text);
+    };
+    await writeStatus({ hard: { 'count/configmaps': '100' }, used: {} });
+    const unknown = await configMap('second');
+    assert.equal(unknown.status, 403, unknown.text);
+    assert.equal(unknown.body.message, 'configmaps "second" is forbidden: status unknown for quota: window, resources: count/configmaps');
+    assert.deepEqual(unknown.body.details, { name: 'second', kind: 'configmaps' });
+    // An empty status, as a new quota has until its controller has run: the quota refuses nothing.
+    await writeStatus({});
+    assert.equal((await ctx.http.get(path)).body.status?.hard, undefined);
+    const admitted = await configMap('third');
+    assert.equal(admitted.status, 201, admitted.text);
   });
 });

@@ -1,9 +1,10 @@
 // What a real cluster has from the start and in every namespace: the four
-// system namespaces, the "kubernetes" Service, and in each namespace the
-// "default" ServiceAccount and the "kube-root-ca.crt" ConfigMap.
+// system namespaces, the "kubernetes" Service, the two system PriorityClasses,
+// and in each namespace the "default" ServiceAccount and the "kube-root-ca.crt" ConfigMap.
 import { ApiError } from '../../core/api-error.ts';
 import type { Registry } from '../registry/registry.ts';
 import { startWorkLoop } from './event-loop.ts';
+import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling.ts';
 
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -29,6 +30,15 @@ export function ensureSystemObjects(registry: Registry): void {
       apiVersion: 'v1', kind: 'Service',
       metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
+    }, { fieldManager: 'kube-apiserver' }));
+  }
+  // kube-apiserver's scheduling/bootstrap-system-priority-classes hook: pods may name them (Priority admission).
+  const priorityClasses = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
+  if (!priorityClasses) return;
+  for (const [name, { value, description }] of Object.entries(SYSTEM_PRIORITY_CLASSES)) {
+    if (registry.store.get({ resource: registry.catalog.storageKey(priorityClasses), namespace: '', name })) continue;
+    ignoreExists(() => registry.create(priorityClasses, '', {
+      apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, description,
     }, { fieldManager: 'kube-apiserver' }));
   }
 }

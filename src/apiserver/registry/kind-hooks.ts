@@ -6,7 +6,6 @@ import type { ResourceDef } from '../../core/resources/resource-def.ts';
 import type { Store } from '../store/store.ts';
 import { timestamp } from './object-meta.ts';
 import { allocateServiceAddresses } from './service-addresses.ts';
-import { quotaUsage } from './resource-quota.ts';
 
 export interface HookContext {
   now: Date;
@@ -79,16 +78,13 @@ const services = (def: ResourceDef): KindHooks => ({
   prepareForUpdate: (obj, old, ctx) => allocateServiceAddresses(obj, old, ctx.store),
 });
 
-/** A new quota starts with status.hard and status.used filled, as kube's quota controller soon writes them. */
+/**
+ * A new quota starts with an empty status, as kube's strategy makes it: its controller fills status.hard and
+ * status.used soon after (quota-controller.ts), and admission enforces nothing of it until then (real 1.20).
+ */
 const resourceQuotas = (def: ResourceDef): KindHooks => ({
   ...generic(def),
-  prepareForCreate: (obj, ctx) => {
-    const hard = ((obj.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
-    // The quota counts itself (kube's controller sees it stored): `resourcequotas` includes this one.
-    const used = quotaUsage(ctx.store, obj);
-    if (used.resourcequotas !== undefined) used.resourcequotas = String(Number(used.resourcequotas) + 1);
-    return { ...obj, status: { hard, used } };
-  },
+  prepareForCreate: (obj) => ({ ...obj, status: {} }),
 });
 
 const pvcs = (def: ResourceDef): KindHooks => ({

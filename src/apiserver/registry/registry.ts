@@ -13,7 +13,7 @@ import type { Strategy } from './strategy.ts';
 import { prepareCreateMeta, prepareUpdateMeta, specChanged } from './object-meta.ts';
 import { jsonEqual } from '../../core/json-equal.ts';
 import {
-  checkBodyShape, checkEventsV1Name, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
+  checkBodyShape, checkEventsV1Create, checkNameMatches, checkNamespaceMatches, checkNamespaceOpen, checkTypeMeta, handleUnknownFields, throwIfInvalid,
 } from './write-checks.ts';
 import { dropPaths } from './drop-paths.ts';
 import { FIELD_IMMUTABLE, invalidValue } from '../validation/field-errors.ts';
@@ -25,6 +25,7 @@ import { kindHooks } from './kind-hooks.ts';
 import { admitAgainstQuotas } from './resource-quota.ts';
 import { QuotaIndex } from './quota-index.ts';
 import { admitPodSecurity } from './pod-security-admission.ts';
+import { admitPodPriority, admitPriorityClass, type PriorityAdmissionInput } from './priority-admission.ts';
 import { CarriedFieldsCache } from './carried-fields-cache.ts';
 import type { TrackedUpdate } from '../../core/patch/track-update.ts';
 import { commitOrMark, runNow, writeInTurns, type WriteSteps } from './write-turns.ts';
@@ -177,7 +178,7 @@ export class Registry implements ResourceApi {
   private *insert(def: ResourceDef, namespace: string, input: KubeObject, options: InternalWrite): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
-      checkEventsV1Name(this.coreEvents(), input);
+      checkEventsV1Create(this.coreEvents(), input, namespace);
       return this.present(def, yield* this.insert(this.coreEvents(), namespace, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'create');
@@ -191,8 +192,12 @@ export class Registry implements ResourceApi {
       throwIfInvalid(def, obj, [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     }
     obj = kindHooks(def).prepareForCreate(obj, { now, store: this.store });
+    // Mutating admission (kube's runs after decoding and defaulting, before validation; nothing it reads is defaulted): Priority.
+    const priority = this.priorityInput(def, obj, undefined, options, input.metadata.name || input.metadata.generateName || '');
+    obj = admitPodPriority(priority);
     obj = yield* this.normalizeAndValidate(def, obj, undefined, options);
-    // Validating admission, after the object is known to be valid (kube's order): PodSecurity, ResourceQuota.
+    // Validating admission, after the object is known to be valid (kube's order): Priority, PodSecurity, ResourceQuota.
+    admitPriorityClass({ ...priority, obj });
     admitPodSecurity({ store: this.store, def, obj, old: undefined, namespace, subresource: options.subresource, warnings: options.warnings });
     let tracked: TrackedUpdate<KubeObject> | undefined;
     if (!options.skipManagedFields) obj = (tracked = recordUpdateManager({ previous: undefined, next: obj, options, now, typeName: this.strategy.typeName(def) })).object;
@@ -222,6 +227,10 @@ export class Registry implements ResourceApi {
   private *updateSteps(def: ResourceDef, namespace: string, name: string, input: KubeObject, options: WriteOptions): WriteSteps<KubeObject> {
     if (isEventsV1(def)) {
       checkTypeMeta(def, input, this.catalog);
+      checkNameMatches(input, name);
+      const old = this.store.get(this.key(def, namespace, name));
+      // A PUT that creates is a create, with a create's checks (the name is the URL's).
+      if (!old) return yield* this.insert(def, namespace, { ...input, metadata: { ...input.metadata, name } }, options);
       return this.present(def, yield* this.updateSteps(this.coreEvents(), namespace, name, toCoreEvent(input), options));
     }
     this.requireVerb(def, 'update');
@@ -372,7 +381,10 @@ export class Registry implements ResourceApi {
       }
     }
     obj = hooks.prepareForUpdate(obj, old, { now, store: this.store });
+    const priority = this.priorityInput(def, obj, old, options, old.metadata.name ?? '');
+    obj = admitPodPriority(priority);
     obj = yield* this.normalizeAndValidate(def, obj, old, options);
+    admitPriorityClass({ ...priority, obj });
     admitPodSecurity({ store: this.store, def, obj, old, namespace: old.metadata.namespace ?? '', subresource: options.subresource, warnings: options.warnings });
     if (obj.metadata.generation !== undefined && specChanged(obj, old)) obj.metadata = { ...obj.metadata, generation: (old.metadata.generation ?? 0) + 1 };
     const key = this.key(def, old.metadata.namespace ?? '', old.metadata.name ?? '');
@@ -406,6 +418,12 @@ export class Registry implements ResourceApi {
     const causes = old ? this.strategy.validateUpdate(def, obj, old) : this.strategy.validateCreate(def, obj);
     throwIfInvalid(def, obj, causes);
     return obj;
+  }
+
+  /** What Priority admission reads: the stored PriorityClasses, listed only when a pod or a class is written. */
+  private priorityInput(def: ResourceDef, obj: KubeObject, old: KubeObject | undefined, options: WriteOptions, requestName: string): PriorityAdmissionInput {
+    const classes = (): KubeObject[] => this.store.list(this.catalog.storageKey({ group: 'scheduling.k8s.io', resource: 'priorityclasses' })).items;
+    return { def, obj, old, subresource: options.subresource, classes, requestName };
   }
 
   private requireVerb(def: ResourceDef, verb: string): void {

@@ -8,7 +8,8 @@ import type { Store } from '../store/store.ts';
 import { isJsonStore } from '../store/json-store.ts';
 import type { FieldValidation } from './resource-api.ts';
 import { strictDecodingError, unknownFieldWarnings } from '../openapi/unknown-fields.ts';
-import { eventsV1NameCauses } from '../validation/lease-event.ts';
+import { eventsV1CreateCauses } from '../validation/events-v1-strict.ts';
+import { toCoreEvent } from '../../core/resources/event-versions.ts';
 import { generatedName } from './object-meta.ts';
 
 /** The kinds served in a group version, to tell "no such kind" from "another kind" as kube's decoder does. */
@@ -141,13 +142,15 @@ export function handleUnknownFields(def: ResourceDef, paths: string[], mode: Fie
 }
 
 /**
- * An events.k8s.io/v1 create's name rule (a DNS subdomain, where core v1 takes any path segment), checked
- * before the Event is written as a core one. The message names the name as created, generated if need be,
- * as kube's (which generates the name before it validates).
+ * An events.k8s.io/v1 create's checks (kube's ValidateEventCreate for that version: a DNS-subdomain name,
+ * eventTime, a reporting controller, ...), before the Event is written as a core one, whose own checks are
+ * looser. The message names the name as created, generated if need be, as kube's (which generates the
+ * name before it validates). Also a PUT that creates (create-on-update): the name is the URL's.
  */
-export function checkEventsV1Name(coreEvents: ResourceDef, input: KubeObject): void {
+export function checkEventsV1Create(coreEvents: ResourceDef, input: KubeObject, namespace: string): void {
   const generateName = typeof input.metadata?.generateName === 'string' ? input.metadata.generateName : undefined;
   const given = typeof input.metadata?.name === 'string' ? input.metadata.name : '';
   const name = given || (generateName ? generatedName(generateName) : '');
-  throwIfInvalid(coreEvents, { ...input, metadata: { ...input.metadata, name } }, eventsV1NameCauses(generateName, name));
+  const core = { ...toCoreEvent(input), metadata: { ...input.metadata, name, namespace } };
+  throwIfInvalid(coreEvents, core, eventsV1CreateCauses(core as unknown as Record<string, unknown>, generateName, name));
 }

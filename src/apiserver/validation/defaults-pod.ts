@@ -72,16 +72,15 @@ export function defaultPodTemplate(template: unknown): void {
 
 /**
  * A created Pod also gets what admission adds on a real server: the "default"
- * service account, priority 0, enableServiceLinks, preemptionPolicy and the
- * not-ready/unreachable tolerations. (The projected token volume is not added.)
+ * service account, enableServiceLinks and the not-ready/unreachable
+ * tolerations. (The projected token volume is not added; priority and
+ * preemptionPolicy are Priority admission's: registry/priority-admission.ts.)
  */
 export function defaultPod(pod: Obj): void {
   if (!isObject(pod.spec)) return;
   const spec = pod.spec;
   defaultPodSpec(spec);
   setIfAbsent(spec, 'enableServiceLinks', true);
-  setIfAbsent(spec, 'preemptionPolicy', 'PreemptLowerPriority');
-  setIfAbsent(spec, 'priority', 0);
   if (!spec.serviceAccountName) spec.serviceAccountName = typeof spec.serviceAccount === 'string' && spec.serviceAccount ? spec.serviceAccount : 'default';
   setIfAbsent(spec, 'serviceAccount', spec.serviceAccountName);
   const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];

@@ -3,6 +3,7 @@ import type { StatusCause } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import { invalidValue, required } from './field-errors.ts';
 import { subdomainName } from './object-name.ts';
+import { isQualifiedName } from './name-rules.ts';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isObject(v) ? v : {});
@@ -17,18 +18,54 @@ export function validateLease(obj: Obj): StatusCause[] {
   return causes;
 }
 
+/** Length limits of an Event with eventTime (kube's ReportingInstanceLengthLimit, ActionLengthLimit, ...). */
+const LIMITS: ReadonlyArray<readonly [field: string, path: string, limit: number]> = [
+  ['reportingInstance', 'reportingInstance', 128], ['action', 'action', 128], ['reason', 'reason', 128],
+];
+const NOTE_LIMIT = 1024;
+
 /**
- * The legacy Event API only insists that involvedObject's namespace agrees
- * with the event's own (events about cluster-scoped objects live in "default").
+ * kube's legacyValidateEvent, which every Event write passes, through either API. An Event without
+ * eventTime (the old kind) only needs involvedObject's namespace to agree with its own; one with eventTime
+ * (the new kind, written through either API) also needs its reporting controller and instance, action and
+ * reason. Fields are named as kube's Go fields: core's `reportingComponent` is `reportingController`.
  */
 export function validateEvent(obj: Obj): StatusCause[] {
-  const causes: StatusCause[] = [];
   if (!isObject(obj.involvedObject)) return [required('involvedObject')];
-  const involved = obj.involvedObject;
+  const causes: StatusCause[] = [];
   const eventNs = String(rec(obj.metadata).namespace ?? '');
-  const objNs = String(involved.namespace ?? '');
-  if (objNs !== '' && objNs !== eventNs) causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+  const objNs = String(obj.involvedObject.namespace ?? '');
+  if (!hasTime(obj.eventTime)) {
+    if (objNs !== '' && objNs !== eventNs) causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+    return causes;
+  }
+  if (objNs === '' ? eventNs !== 'default' && eventNs !== 'kube-system' : false) {
+    causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+  }
+  const controller = text(obj.reportingComponent);
+  if (controller === '') causes.push(required('reportingController'));
+  for (const msg of isQualifiedName(controller)) causes.push(invalidValue('reportingController', controller, msg));
+  for (const [field, path, limit] of LIMITS) {
+    const value = text(obj[field]);
+    if (value === '') causes.push(required(path));
+    if (bytes(value) > limit) causes.push(invalidValue(path, '', `can have at most ${limit} characters`));
+  }
+  if (bytes(text(obj.message)) > NOTE_LIMIT) causes.push(invalidValue('message', '', `can have at most ${NOTE_LIMIT} characters`));
   return causes;
+}
+
+/** A time field that is set (kube's zero time, absent or null, is unset). */
+export function hasTime(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Go's len(string): bytes. */
+function bytes(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
 }
 
 /**

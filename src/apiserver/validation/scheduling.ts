@@ -11,14 +11,31 @@ const rec = (v: unknown): Obj => (isObject(v) ? v : {});
 const HIGHEST_USER_PRIORITY = 1000000000;
 const PREEMPTION = ['Never', 'PreemptLowerPriority'];
 
+/** The PriorityClasses kube-apiserver creates at start (scheduling.SystemPriorityClasses); only they go above 1,000,000,000. */
+export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, { value: number; description: string }>> = {
+  'system-node-critical': { value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.' },
+  'system-cluster-critical': { value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
+};
+
+/** scheduling.IsKnownSystemPriorityClass: why a `system-` class is not one kube creates, or undefined when it is. */
+function unknownSystemClass(name: string, value: unknown, globalDefault: unknown): string | undefined {
+  const known = SYSTEM_PRIORITY_CLASSES[name];
+  if (!known) return `${name} is not a known system priority class`;
+  if (known.value !== value) return `value of ${name} PriorityClass must be ${known.value}`;
+  if (globalDefault === true) return `globalDefault of ${name} PriorityClass must be false`;
+  return undefined;
+}
+
 export function validatePriorityClass(obj: Obj): StatusCause[] {
   const causes: StatusCause[] = [];
   const name = String(rec(obj.metadata).name ?? '');
   const value = obj.value;
   if (typeof value !== 'number') causes.push(required('value'));
-  if (name.startsWith('system-') && !['system-cluster-critical', 'system-node-critical'].includes(name)) {
-    causes.push(forbidden('metadata.name', "priority class names with 'system-' prefix are reserved"));
-  } else if (typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
+  // Worded as 1.20 words it (checked on a real one).
+  const notSystem = name.startsWith('system-') ? unknownSystemClass(name, value, obj.globalDefault) : undefined;
+  if (notSystem) {
+    causes.push(forbidden('metadata.name', `priority class names with 'system-' prefix are reserved for system use only. error: ${notSystem}`));
+  } else if (!name.startsWith('system-') && typeof value === 'number' && value > HIGHEST_USER_PRIORITY) {
     causes.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
   }
   if (obj.preemptionPolicy !== undefined && !PREEMPTION.includes(String(obj.preemptionPolicy))) {

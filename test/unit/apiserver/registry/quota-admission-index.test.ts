@@ -1,6 +1,7 @@
 // Quota admission from the quota index (quota-index.ts, session 13): a create no longer lists its
 // namespace's ResourceQuotas, and the quota stays exact: a quota created, changed or deleted between two
-// creates decides the very next one; a write made inside a store watch listener (the index not yet told)
+// creates decides the very next one (once its status says so: admission enforces status.hard, which the
+// quota controller writes; here the test writes it at once, as the controller would); a write made inside a store watch listener (the index not yet told)
 // still sees the quota; and parallel creates at the limit, small or large (a large body is written in turns,
 // other requests running between its phases), never store past it.
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +34,18 @@ describe('embedded quota admission from the quota index', { timeout: 120_000 }, 
     assert.throws(() => create(namespace, name), (err) => err instanceof ApiError && err.code === 403 && /exceeded quota: q/.test(err.message));
   };
   const stored = (namespace: string): number => server.registry.list(core('configmaps'), { namespace }).items.length;
+  /** What the quota controller writes (status.hard from spec.hard, used counted), written now rather than on a later turn. */
+  const counted = (namespace: string): void => {
+    const current = server.registry.get(core('resourcequotas'), namespace, 'q');
+    const hard = (current.spec as { hard: Record<string, string> }).hard;
+    const used = Object.fromEntries(Object.keys(hard).map((k) => [k, String(stored(namespace))]));
+    server.registry.update(core('resourcequotas'), namespace, 'q', { ...current, status: { hard, used } }, { subresource: 'status' });
+  };
+  /** A quota its controller has counted. */
+  const countedQuota = (namespace: string, hard: Record<string, string>): void => {
+    server.registry.create(core('resourcequotas'), namespace, quota(namespace, hard));
+    counted(namespace);
+  };
 
   before(async () => {
     server = await startApiServer({ port: 0 });
@@ -63,35 +76,40 @@ describe('embedded quota admission from the quota index', { timeout: 120_000 }, 
     const ns = newNamespace();
     create(ns, 'a');
     server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: '1' }));
+    create(ns, 'uncounted');
+    counted(ns);
     refused(ns, 'b');
   });
 
   it('a quota changed between two creates decides the next one (raised, then lowered)', () => {
     const ns = newNamespace();
-    server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: '1' }));
+    countedQuota(ns, { configmaps: '1' });
     create(ns, 'a');
     refused(ns, 'b');
     const current = server.registry.get(core('resourcequotas'), ns, 'q');
     server.registry.update(core('resourcequotas'), ns, 'q', { ...current, spec: { hard: { configmaps: '2' } } });
+    counted(ns);
     create(ns, 'b');
     const raised = server.registry.get(core('resourcequotas'), ns, 'q');
     server.registry.update(core('resourcequotas'), ns, 'q', { ...raised, spec: { hard: { configmaps: '1' } } });
+    counted(ns);
     refused(ns, 'c');
   });
 
   it('a quota deleted between two creates no longer refuses the next one', () => {
     const ns = newNamespace();
-    server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: '0' }));
+    countedQuota(ns, { configmaps: '0' });
     refused(ns, 'a');
     server.registry.delete(core('resourcequotas'), ns, 'q');
     create(ns, 'a');
   });
 
-  it('a create made inside a store watch listener, right after a quota, is refused by it', () => {
+  it('a create made inside a store watch listener, right after a quota\'s status, is refused by it', () => {
     const ns = newNamespace();
     const outcomes: string[] = [];
+    server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: '0' }));
     const stop = server.registry.store.watch('resourcequotas', server.registry.store.revision(), (event) => {
-      if (event.namespace !== ns || event.type !== 'ADDED') return;
+      if (event.namespace !== ns || event.type !== 'MODIFIED' || !(event.object.status as { hard?: object } | undefined)?.hard) return;
       try {
         create(ns, 'nested');
         outcomes.push('created');
@@ -100,7 +118,7 @@ describe('embedded quota admission from the quota index', { timeout: 120_000 }, 
       }
     });
     try {
-      server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: '0' }));
+      counted(ns);
     } finally {
       stop();
     }
@@ -120,7 +138,7 @@ describe('embedded quota admission from the quota index', { timeout: 120_000 }, 
     const turns = await turnsOf(free, 'probe', () => undefined);
     const ns = newNamespace();
     const before = await eventually(async () => stored(ns) > 0 && stored(ns), 'the namespace\'s root CA ConfigMap');
-    server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: String(before + 1) }));
+    countedQuota(ns, { configmaps: String(before + 1) });
     await assert.rejects(turnsOf(ns, 'slow', (turn) => { if (turn === turns) create(ns, 'quick'); }),
       (err) => err instanceof ApiError && err.code === 403);
     assert.equal(stored(ns), before + 1);
@@ -132,7 +150,7 @@ describe('embedded quota admission from the quota index', { timeout: 120_000 }, 
       // The namespace gets its kube-root-ca.crt ConfigMap on a later turn: room is counted past it.
       const before = await eventually(async () => stored(ns) > 0 && stored(ns), 'the namespace\'s root CA ConfigMap');
       const limit = before + 5;
-      server.registry.create(core('resourcequotas'), ns, quota(ns, { configmaps: String(limit) }));
+      countedQuota(ns, { configmaps: String(limit) });
       const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap(ns, `p${i}`, bytes))));
       const codes = answers.map((a) => a.status);
       assert.equal(codes.filter((c) => c === 201).length, 5, codes.join(','));

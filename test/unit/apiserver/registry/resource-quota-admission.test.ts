@@ -9,7 +9,11 @@ import type { ResourceDef } from '../../../../src/core/resources/resource-def.ts
 import type { Store } from '../../../../src/apiserver/store/store.ts';
 import { admitAgainstQuotas } from '../../../../src/apiserver/registry/resource-quota.ts';
 
-const quota = (hard: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns' }, spec: { hard } });
+/** A quota its controller has seen: status.hard as spec.hard (what admission enforces), every figure in status.used. */
+const quota = (hard: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns' }, spec: { hard },
+  status: { hard, used: Object.fromEntries(Object.keys(hard).map((k) => [k, '0'])) },
+});
 const configMap = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
 const def = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true } as unknown as ResourceDef;
 
@@ -35,5 +39,14 @@ describe('embedded quota admission', () => {
     const below = storeWith(quota({ configmaps: '4', 'count/configmaps': '10' }), 3);
     admitAgainstQuotas(below.store, (d) => d.resource, def, configMap('new'), 'ns');
     assert.deepEqual(below.listed, ['resourcequotas', 'configmaps'], 'listed once for both keys');
+  });
+
+  it('a quota enforces its status.hard: nothing before its controller has filled it, a key without used is "status unknown"', () => {
+    const unfilled = storeWith({ ...quota({ configmaps: '0' }), status: {} }, 3);
+    admitAgainstQuotas(unfilled.store, (d) => d.resource, def, configMap('new'), 'ns');
+    const stale = storeWith({ ...quota({ configmaps: '0' }), status: { hard: { configmaps: '10', pods: '1' } } }, 3);
+    assert.throws(() => admitAgainstQuotas(stale.store, (d) => d.resource, def, configMap('new'), 'ns'), /^ApiError: configmaps "new" is forbidden: status unknown for quota: q, resources: configmaps$/);
+    const wider = storeWith({ ...quota({ configmaps: '0' }), status: { hard: { configmaps: '10' }, used: { configmaps: '3' } } }, 3);
+    admitAgainstQuotas(wider.store, (d) => d.resource, def, configMap('new'), 'ns');
   });
 });
