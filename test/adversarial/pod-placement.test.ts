@@ -93,6 +93,8 @@ describe('adversarial: a tenant pod tolerates only what its placement contract a
       ['/apis/batch/v1/namespaces/app/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'job', namespace: 'app' }, spec: { template: { spec: { ...podSpec({ tolerations: MASTER }), restartPolicy: 'Never' } } } }],
       ['/apis/batch/v1beta1/namespaces/app/cronjobs', { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'tick', namespace: 'app' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec({ tolerations: MASTER }), restartPolicy: 'Never' } } } } } }],
       ['/api/v1/namespaces/app/podtemplates', { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'tpl', namespace: 'app' }, template: template('tpl', { tolerations: EVERYTHING }) }],
+      // A StatefulSet makes the pods of its status.currentRevision from that revision's template.
+      ['/apis/apps/v1/namespaces/app/controllerrevisions', { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'rev', namespace: 'app', labels: { app: 'x' } }, revision: 1, data: { spec: { template: { ...template('x', { tolerations: MASTER }), $patch: 'replace' } } } }],
     ];
     for (const [path, body] of writes) refused(await globex().post(path, body), `${String(body.kind)} template with a platform toleration`);
 
@@ -133,7 +135,7 @@ describe('adversarial: a tenant pod tolerates only what its placement contract a
       `/apis/apps/v1/namespaces/${globexId}-app/deployments/squat`, `/apis/apps/v1/namespaces/${globexId}-app/deployments/applied`,
       `/apis/apps/v1/namespaces/${globexId}-app/daemonsets/daemonset`, `/apis/apps/v1/namespaces/${globexId}-app/replicasets/replicaset`,
       `/apis/apps/v1/namespaces/${globexId}-app/statefulsets/statefulset`, `/api/v1/namespaces/${globexId}-app/replicationcontrollers/replicationcontroller`,
-      `/apis/batch/v1/namespaces/${globexId}-app/jobs/job`, `/apis/batch/v1beta1/namespaces/${globexId}-app/cronjobs/tick`, `/api/v1/namespaces/${globexId}-app/podtemplates/tpl`,
+      `/apis/batch/v1/namespaces/${globexId}-app/jobs/job`, `/apis/apps/v1/namespaces/${globexId}-app/controllerrevisions/rev`, `/apis/batch/v1beta1/namespaces/${globexId}-app/cronjobs/tick`, `/api/v1/namespaces/${globexId}-app/podtemplates/tpl`,
     ]) assert.equal(await onHost(path), undefined, `nothing stored at ${path}`);
     const plain = await onHost(`/apis/apps/v1/namespaces/${globexId}-app/deployments/plain`);
     assert.equal(templateSpecOf(plain)?.tolerations, undefined, 'plain tolerates nothing on the host');

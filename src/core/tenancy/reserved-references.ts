@@ -68,6 +68,10 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   'apps/DaemonSet': ['spec', 'template', 'spec'],
   'batch/Job': ['spec', 'template', 'spec'],
   'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+  // A StatefulSet's or DaemonSet's revision (`{"spec":{"template":...}}`): the host's StatefulSet controller
+  // makes the pods of its status.currentRevision (a tenant may write statefulsets/status) from the revision's
+  // template, adopting an unowned revision whose labels its selector matches.
+  'apps/ControllerRevision': ['data', 'spec', 'template', 'spec'],
 };
 
 const groupOf = (apiVersion: unknown): string => {

@@ -21,6 +21,11 @@ describe('validateTenantSpec', () => {
     { name: 'duplicate users', tenant: t({ users: [{ name: 'a' }, { name: 'a' }] }), want: /spec\.users\[1\]\.name: duplicate/ },
     { name: 'a lifetime too short to rotate', tenant: t({ credentials: { certificateLifetime: '1s' } }), want: /at least 3s/ },
     { name: 'a spec.id changed after assignment', tenant: t({ id: 'abc123' }, { id: 'zzz999' }), want: /immutable/ },
+    { name: 'a placement contract (ADR 0043)', tenant: t({ placement: { nodeSelector: { pool: 'acme' }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'acme', effect: 'NoSchedule' }, { operator: 'Exists', effect: 'NoSchedule' }] } }), want: null },
+    { name: 'an allowed toleration with an empty key but not Exists', tenant: t({ placement: { tolerations: [{ operator: 'Equal', value: 'x' }] } }), want: /spec\.placement\.tolerations\[0\]\.operator: must be Exists when key is empty/ },
+    { name: 'an allowed Exists toleration with a value', tenant: t({ placement: { tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] } }), want: /tolerations\[0\]\.value: must be empty/ },
+    { name: 'an unknown toleration effect', tenant: t({ placement: { tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoRun' }] } }), want: /spec\.placement\.tolerations\.0\.effect|effect/ },
+    { name: 'a node selector value that is not a string', tenant: t({ placement: { nodeSelector: { pool: 3 } } }), want: /spec\.placement\.nodeSelector/ },
   ];
   for (const c of cases) {
     it(c.name, () => {
