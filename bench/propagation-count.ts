@@ -7,6 +7,7 @@
 // for everything); the counts are the point, and the process's CPU per applied
 // pair compares two versions of the engine. A diagnostic, not a suite.
 import tls from 'node:tls';
+import { writeFileSync } from 'node:fs';
 import { startApiServer } from '../src/apiserver/server.ts';
 import { createUpstream } from '../src/kube/upstream-client.ts';
 import type { Upstream } from '../src/kube/upstream.ts';
@@ -22,14 +23,34 @@ const NS = `${ID}-load`;
 const LABEL = 'tenancy.warren.dev/tenant';
 
 const counts = new Map<string, number>();
-const bump = (k: string): void => void counts.set(k, (counts.get(k) ?? 0) + 1);
+const bump = (k: string, n = 1): void => void counts.set(k, (counts.get(k) ?? 0) + n);
 const shape = (path: string): string => path.replace(/\?.*$/, '').replace(/\/namespaces\/[^/]+/, '/namespaces/N').replace(/\/(deployments|works|resourcebindings|events|namespaces)\/[^/]+/g, '/$1/X');
+// COUNT_SAMPLES=FILE: the first request of each kind (method, path, headers, body) is written there at the end,
+// so bench/propagation-costs.ts can time the engine's own requests.
+const samples = new Map<string, unknown>();
 function counting(where: string, raw: Upstream): Upstream {
   return {
     server: raw.server,
     requestOptions: () => raw.requestOptions(),
-    request: (method, path, body, headers) => { bump(`${where} ${method} ${shape(path)}`); return raw.request(method, path, body, headers); },
-    stream: (path, headers) => { bump(`${where} WATCH ${shape(path)}`); return raw.stream(path, headers); },
+    request: (method, path, body, headers) => {
+      const kind = `${where} ${method} ${shape(path)}`;
+      bump(kind);
+      if (!samples.has(kind)) samples.set(kind, { method, path, headers, body });
+      return raw.request(method, path, body, headers);
+    },
+    stream: async (path, headers) => {
+      const kind = `${where} WATCH ${shape(path)}`;
+      bump(kind);
+      const res = await raw.stream(path, headers);
+      // Watch events (one JSON line each, bookmarks included) and their bytes, as the engine's informers receive them.
+      res.on('data', (chunk: Buffer) => {
+        let lines = 0;
+        for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++;
+        bump(`${kind} events`, lines);
+        bump(`${kind} event KiB`, chunk.length / 1024);
+      });
+      return res;
+    },
     close: () => raw.close(),
   };
 }
@@ -99,7 +120,7 @@ const cpu = process.cpuUsage(cpu0);
 console.log(`CPU of this process (host + members + engine) per applied pair: ${((cpu.user + cpu.system) / 1000 / (count * memberCount)).toFixed(3)} ms; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
 let requests = 0;
 for (const [k, v] of [...counts].sort()) {
-  if (!k.startsWith('reconcile')) requests += v;
+  if (!k.startsWith('reconcile') && !k.endsWith(' events') && !k.endsWith(' KiB')) requests += v;
   console.log((v / count).toFixed(2).padStart(7), k);
 }
 console.log((requests / count).toFixed(2).padStart(7), `requests per template (${count} templates at ${rate}/s, ${memberCount} members, all applied after ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -107,6 +128,7 @@ const pool = (u: Upstream): string => {
   const agent = u.requestOptions().agent as unknown as { sockets: Record<string, unknown[]>; freeSockets: Record<string, unknown[]> };
   return `${Object.values(agent.sockets).flat().length} busy, ${Object.values(agent.freeSockets).flat().length} free`;
 };
+if (process.env.COUNT_SAMPLES) writeFileSync(process.env.COUNT_SAMPLES, JSON.stringify(Object.fromEntries(samples), null, 1));
 console.log(`sockets at the end: engine -> host ${pool(engineHost)}; harness -> host ${pool(admin)}`);
 engine.stop();
 admin.close();

@@ -128,6 +128,27 @@ describe('upstream request() over the lean pool', () => {
     assert.ok(server.connections - before <= 3, `${server.connections - before} connections`);
   });
 
+  it('uses its idle connections in turn, so a steady flow keeps them all open and the next peak opens none (issue 18)', async () => {
+    const ports: Array<number | undefined> = [];
+    server.handler = (req, res) => {
+      ports.push(req.socket.remotePort);
+      setTimeout(() => res.end('{}'), 30);
+    };
+    const up = client({ maxSockets: 4 });
+    const peak = async (): Promise<void> => {
+      const answers = await Promise.all(Array.from({ length: 4 }, () => up.request('GET', '/peak')));
+      assert.ok(answers.every((a) => a.status === 200));
+    };
+    await peak();
+    const opened = server.connections;
+    ports.length = 0;
+    // One at a time: the most recently used connection alone would serve them all, and the other three idle out.
+    for (let i = 0; i < 8; i++) assert.equal((await up.request('GET', '/steady')).status, 200);
+    assert.equal(new Set(ports).size, 4, `the steady requests went over ${new Set(ports).size} of the 4 connections`);
+    await peak();
+    assert.equal(server.connections, opened, 'the next peak found its connections open');
+  });
+
   it('a new connection resumes the TLS session an earlier one was given, as https.Agent does', async () => {
     server.handler = (_req, res) => setTimeout(() => res.end('{}'), 30);
     const up = client({ maxSockets: 4 });
