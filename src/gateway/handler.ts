@@ -337,7 +337,7 @@ async function takeSeat(deps: GatewayDeps, req: IncomingMessage, res: ServerResp
  */
 function holdLongRunning(deps: GatewayDeps, res: ServerResponse, tenant: TenantInfo, seat: Seat): void {
   seat.release();
-  const held = deps.fairness?.enterLongRunning(tenant);
+  const held = deps.fairness?.enterLongRunning(tenant, res);
   if (!held) return;
   if (res.destroyed) held.release();
   else res.once('close', () => held.release());

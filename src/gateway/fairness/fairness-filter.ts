@@ -24,6 +24,7 @@ import { buildTooManyRequests } from './too-many-requests.ts';
 import { DEFAULT_HOLD_SPREAD, throttleAfterResponse } from './throttle-socket.ts';
 import { createTenantSlots } from './tenant-slots.ts';
 import { createTenantConnections } from './tenant-connections.ts';
+import { createTenantBacklogs } from './tenant-backlog.ts';
 
 /** A held seat; it is given back when the response closes, or earlier by release(). */
 export interface Seat {
@@ -51,8 +52,9 @@ export interface Fairness {
    * A long-running request (watch, log follow, proxy) of the tenant, once it is known to be one: held until
    * released (its response closes). Beyond the tenant's `longRunning` bound, a 429 ApiError at once: a watch
    * holds no seat, so without this a tenant's watches had no bound but the process's memory (ADR 0045).
+   * `res`, when given, counts in the tenant's watch backlog budget (tenant-backlog.ts) until released.
    */
-  enterLongRunning(tenant: TenantInfo): Seat;
+  enterLongRunning(tenant: TenantInfo, res?: ServerResponse): Seat;
   openLongRunning(tenantId: string): number;
   /**
    * Counts the connection that carries the request for its tenant (once per connection, until it closes).
@@ -84,6 +86,7 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
   const upgrades = createTenantSlots();
   const longRunning = createTenantSlots();
   const connections = createTenantConnections();
+  const backlogs = createTenantBacklogs();
   return {
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -123,10 +126,14 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       throw buildTooManyRequests({ reason: 'upgrades', seats: limits.seats, queueLength: 0, retryAfterSeconds });
     },
     openUpgrades: (tenantId) => upgrades.open(tenantId),
-    enterLongRunning(tenant) {
+    enterLongRunning(tenant, res) {
       if (config.enabled === false) return NO_SEAT;
       const limits = buildTenantLimits(config, tenant.id, tenant);
       const slot = longRunning.take(tenant.id, limits.longRunning);
+      if (slot && res) {
+        const forget = backlogs.track(tenant.id, res);
+        return { release: () => { forget(); slot.release(); } };
+      }
       if (slot) return slot;
       hooks.rejected?.(tenant.id, 'long-running');
       throw buildTooManyRequests({ reason: 'long-running', seats: limits.longRunning, queueLength: 0, retryAfterSeconds });
