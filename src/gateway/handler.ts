@@ -15,7 +15,9 @@
 //     translation (a flooding tenant must not buy CPU with refusals), and
 //     before any upstream work (discovery and OpenAPI read upstream too). A
 //     refused connection is not read again until its Retry-After has passed.
-//     Long-running requests give their seat back once step 5 knows them.
+//     Long-running requests give their seat back once step 5 knows them, and hold
+//     one of the tenant's long-running slots instead; the connection itself is
+//     counted for the tenant first (both bounded per tenant, 429 beyond: ADR 0045).
 //  5. parse request info: in the tenant's terms, with the same parser the
 //     embedded apiserver uses.
 //  6. authorize: the tenant's own RBAC, evaluated by the gateway; the upstream
