@@ -32,10 +32,11 @@ import { loadSuite } from './suites/load.ts';
 import { recoverySuite } from './suites/recovery.ts';
 import { memorySoakSuite } from './suites/memory-soak.ts';
 import { heavyBodySuite } from './suites/heavy-body.ts';
+import { watchBoundSuite } from './suites/watch-bound.ts';
 import { realOverheadSuite } from './suites/real-overhead.ts';
 import { writeThroughputSuite } from './suites/write-throughput.ts';
 
-const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, consoleStateSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, writeThroughputSuite, realOverheadSuite];
+const SUITES: Suite[] = [writesSuite, getSuite, listSuite, watchSuite, memorySuite, jsonFastPathSuite, consoleStateSuite, gatewayPerfSuite, gatewayOnboardingSuite, propagationSuite, fairnessSuite, recoverySuite, loadSuite, memorySoakSuite, heavyBodySuite, watchBoundSuite, writeThroughputSuite, realOverheadSuite];
 const FULL_RUN = SUITES.filter((s) => !s.standalone);
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));

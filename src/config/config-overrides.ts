@@ -49,6 +49,8 @@ export const OVERRIDES: readonly OverrideRow[] = [
   row('fairness.defaults.seats', 'integer'),
   row('fairness.defaults.queueLength', 'integer'),
   row('fairness.defaults.queueTimeoutMs', 'integer'),
+  row('fairness.defaults.longRunning', 'integer'),
+  row('fairness.defaults.connections', 'integer'),
   row('metrics.enabled', 'boolean'),
   row('metrics.tenantLabelLimit', 'integer'),
   row('log.level', 'string', 'log-level'),

@@ -14,6 +14,10 @@ export interface FairnessLimits {
   seats?: number;
   queueLength?: number;
   queueTimeoutMs?: number;
+  /** Watches, log follows and proxy requests one tenant may hold open (ADR 0045). */
+  longRunning?: number;
+  /** Connections that may carry one tenant's requests at once (ADR 0045). */
+  connections?: number;
 }
 
 export interface WarrenConfig {
@@ -99,7 +103,7 @@ export function defaultConfig(): WarrenConfig {
       concurrentHandshakes: 16,
       holdSpread: 0.5,
       holdWhileQueueFull: true,
-      defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 }, tenants: {} },
+      defaults: { seats: 20, queueLength: 50, queueTimeoutMs: 10_000, longRunning: 1_000, connections: 1_500 }, tenants: {} },
     metrics: { enabled: true, tenantLabelLimit: 100 },
     log: { level: 'info' },
     placement: { nodeSelector: {}, tolerations: [] },
@@ -115,7 +119,7 @@ const int = (minimum: number) => ({ type: 'integer', minimum });
 const num = (exclusiveMinimum: number) => ({ type: 'number', exclusiveMinimum });
 const limits = {
   type: 'object', additionalProperties: false,
-  properties: { seats: int(1), queueLength: int(0), queueTimeoutMs: int(0) },
+  properties: { seats: int(1), queueLength: int(0), queueTimeoutMs: int(0), longRunning: int(1), connections: int(1) },
 };
 const section = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
 

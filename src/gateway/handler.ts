@@ -15,7 +15,9 @@
 //     translation (a flooding tenant must not buy CPU with refusals), and
 //     before any upstream work (discovery and OpenAPI read upstream too). A
 //     refused connection is not read again until its Retry-After has passed.
-//     Long-running requests give their seat back once step 5 knows them.
+//     Long-running requests give their seat back once step 5 knows them, and hold
+//     one of the tenant's long-running slots instead; the connection itself is
+//     counted for the tenant first (both bounded per tenant, 429 beyond: ADR 0045).
 //  5. parse request info: in the tenant's terms, with the same parser the
 //     embedded apiserver uses.
 //  6. authorize: the tenant's own RBAC, evaluated by the gateway; the upstream
@@ -176,6 +178,8 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
   const { identity, tenant } = await authenticateTenant(deps, req, noteTenant);
+  // The connection counts for its tenant from its first request on: beyond the tenant's bound, 429 and it closes (ADR 0045).
+  deps.fairness?.admitConnection(req.socket, tenant, res);
   // In the drain from here: waiting for its large-body turn, its body or its seat, a request is in flight too.
   deps.inFlight?.track(res, false);
   // A tenant's large body waits for its turn before it takes a seat: waiting, it holds none of the gateway's (ADR 0026).
@@ -184,7 +188,7 @@ async function handle(deps: GatewayDeps, req: IncomingMessage, res: ServerRespon
   await deps.bodiesFirst?.read(req, res, tenant.id);
   const seat = await takeSeat(deps, req, res, tenant, url);
   const { ctx, info } = await authorizeAdmitted(deps, req, url, identity, tenant);
-  if (isLongRunning(info)) seat.release();
+  if (isLongRunning(info)) holdLongRunning(deps, res, tenant, seat);
   deps.inFlight?.track(res, isLongRunning(info));
   deps.observer?.admitted(res, identity.tenantId, info);
   if (!info.isResourceRequest) {
@@ -327,6 +331,18 @@ async function takeSeat(deps: GatewayDeps, req: IncomingMessage, res: ServerResp
     }
     throw err;
   }
+}
+
+/**
+ * A long-running request gives its seat back (as in APF) and holds one of its tenant's long-running
+ * slots instead, until its response closes: 429 beyond the tenant's bound (ADR 0045).
+ */
+function holdLongRunning(deps: GatewayDeps, res: ServerResponse, tenant: TenantInfo, seat: Seat): void {
+  seat.release();
+  const held = deps.fairness?.enterLongRunning(tenant, res);
+  if (!held) return;
+  if (res.destroyed) held.release();
+  else res.once('close', () => held.release());
 }
 
 /** A translation refusal is the tenant's error to see, and a metric for the platform. */

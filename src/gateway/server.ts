@@ -43,6 +43,7 @@ import type { FairnessConfig } from './fairness/fairness-config.ts';
 import { createFairness } from './fairness/fairness-filter.ts';
 import { createInFlight } from './fairness/in-flight.ts';
 import { gateHandshakes, handshakeGateOptions } from './fairness/handshake-gate.ts';
+import { closeSilentConnections } from './fairness/silent-connections.ts';
 import { createGatewayObservability, type TenantMetricsOptions } from './observability/gateway-observability.ts';
 import { createMetricsEndpoint } from './observability/metrics-endpoint.ts';
 import type { MetricsRegistry } from '../observability/metrics-registry.ts';
@@ -218,6 +219,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   // Before fairness can know a tenant, a burst of new connections' handshakes must not run ahead of open connections' requests.
   gateHandshakes(server, handshakeGateOptions(options.fairness));
+  // A connection is a tenant's only from its first request (ADR 0045): until then, a deadline of its own.
+  closeSilentConnections(server);
   const upgrades = createUpgradeHandler(deps, proxy);
   // Upgraded connections (exec, attach, port-forward) have no clean end: stop() closes them after the drain.
   const tunnels = new Set<Duplex>();

@@ -35,6 +35,7 @@ export function createUpgradeHandler(deps: GatewayDeps, proxy: Proxy): (req: Inc
       // A session holds one of its tenant's upgrade seats until its socket closes (429 beyond the share).
       const tenant = deps.tenants.byId(ctx.id);
       if (tenant && deps.fairness) {
+        deps.fairness.admitConnection(req.socket, tenant);
         const seat = deps.fairness.enterUpgrade(tenant);
         socket.once('close', () => seat.release());
         if (socket.destroyed) seat.release();

@@ -33,6 +33,8 @@ export interface RequestOptions {
   contentType?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** A keep-alive agent whose connections the request may reuse (default: a connection of its own, closed after it). */
+  agent?: https.Agent;
 }
 
 export interface HttpResult<T = any> {
@@ -73,6 +75,7 @@ export class KubeHttp {
   /** Opens a request and resolves with the live response, for streams (watch, logs). */
   async open(method: string, path: string, options: RequestOptions = {}): Promise<{ req: ClientRequest; res: IncomingMessage }> {
     const opts = await this.httpsOptions(method, path, options.headers);
+    if (options.agent) opts.agent = options.agent;
     let payload: string | Buffer | undefined;
     if (options.body !== undefined) {
       payload = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
@@ -99,8 +102,8 @@ export class KubeHttp {
     return { status: res.statusCode ?? 0, headers: res.headers, body, text };
   }
 
-  get<T = any>(path: string, headers?: Record<string, string>): Promise<HttpResult<T>> {
-    return this.request<T>('GET', path, headers ? { headers } : {});
+  get<T = any>(path: string, headers?: Record<string, string>, options: RequestOptions = {}): Promise<HttpResult<T>> {
+    return this.request<T>('GET', path, headers ? { ...options, headers } : options);
   }
   post<T = any>(path: string, body: unknown, options: RequestOptions = {}): Promise<HttpResult<T>> {
     return this.request<T>('POST', path, { ...options, body });

@@ -12,6 +12,7 @@ import { sendJsonBody } from '../respond.ts';
 import type { SharedCache } from './shared-cache.ts';
 import type { WatchSink } from './watch-session.ts';
 import { setDrainHook } from '../fairness/drain-hook.ts';
+import { overTenantBacklog } from '../fairness/tenant-backlog.ts';
 
 export type ServeFromCache = (req: IncomingMessage, res: ServerResponse, ctx: TenantContext, info: RequestInfo, fwd: ForwardedRequest) => Promise<boolean>;
 
@@ -64,8 +65,8 @@ function httpWatchSink(res: ServerResponse, maxBufferBytes: number): WatchSink &
       if (res.destroyed || res.writableEnded) return false;
       head();
       res.write(line);
-      // A client that does not read would make the gateway hold every event for it.
-      return res.writableLength <= maxBufferBytes;
+      // A client that does not read would make the gateway hold every event for it (and a tenant's many such, ADR 0045).
+      return res.writableLength <= maxBufferBytes && !overTenantBacklog(res);
     },
     end() {
       if (res.destroyed || res.writableEnded) return;

@@ -7,7 +7,7 @@
 // few enough to give each its own). No I/O and no timers but the queue
 // deadline, so the rules are unit-tested without a server.
 import { RecentTenants } from '../../core/fairness/recent-tenants.ts';
-import type { TenantLimits } from './fairness-config.ts';
+import type { QueueLimits } from './fairness-config.ts';
 
 export type RejectReason = 'queue-full' | 'queue-timeout';
 
@@ -61,7 +61,7 @@ export interface TenantPacer {
 const fixedLimit = (seats: number): SeatLimit => ({ current: () => seats, begin: () => undefined });
 
 interface Waiter {
-  limits: TenantLimits;
+  limits: QueueLimits;
   resolve(release: Release): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout | undefined;
@@ -101,7 +101,7 @@ export class FairLimiter {
    * RejectedError when the queue is full or the wait times out; with the
    * signal's reason when the client gives up first.
    */
-  acquire(tenant: string, limits: TenantLimits, signal?: AbortSignal): Promise<Release> {
+  acquire(tenant: string, limits: QueueLimits, signal?: AbortSignal): Promise<Release> {
     const now = this.tryAcquire(tenant, limits);
     if (now) return Promise.resolve(now);
     const flow = this.flowOf(tenant);
@@ -134,7 +134,7 @@ export class FairLimiter {
    * A seat at once when one is free and none of the tenant's requests waits; undefined otherwise
    * (then acquire(), which queues). The common case needs no promise, abort signal or close listener.
    */
-  tryAcquire(tenant: string, limits: TenantLimits): Release | undefined {
+  tryAcquire(tenant: string, limits: QueueLimits): Release | undefined {
     const flow = this.flowOf(tenant);
     const now = this.now();
     this.recent.seen(tenant, now);
@@ -156,7 +156,7 @@ export class FairLimiter {
   }
 
   /** Would `tenant`'s next request be refused at once (its queue is full)? */
-  queueFull(tenant: string, limits: TenantLimits): boolean {
+  queueFull(tenant: string, limits: QueueLimits): boolean {
     const flow = this.flows.get(tenant);
     return flow !== undefined && flow.queue.length >= limits.queueLength && flow.queue.length > 0;
   }
@@ -167,7 +167,7 @@ export class FairLimiter {
   }
 
   // One clock read per acquire, release or wake, passed down: `now` is the time of that call.
-  private canRun(tenant: string, flow: Flow, limits: TenantLimits, now: number): boolean {
+  private canRun(tenant: string, flow: Flow, limits: QueueLimits, now: number): boolean {
     return flow.running < limits.seats && this.running < this.limit(now) && (this.pacer?.mayStart(tenant, flow.running) ?? true);
   }
 

@@ -11,7 +11,17 @@ export interface TenantLimits {
   queueLength: number;
   /** How long a request may wait for a seat before it gets 429. */
   queueTimeoutMs: number;
+  /**
+   * Long-running requests (watch, log follow, proxy) the tenant may hold open at once; beyond,
+   * 429. They hold no seat (as in APF), so without this bound their number had none (ADR 0045).
+   */
+  longRunning: number;
+  /** Connections that may carry the tenant's requests at once; beyond, 429 and the connection closes (ADR 0045). */
+  connections: number;
 }
+
+/** What the FairLimiter's seats and queue need of a tenant's limits. */
+export type QueueLimits = Pick<TenantLimits, 'seats' | 'queueLength' | 'queueTimeoutMs'>;
 
 export interface FairnessConfig {
   /** Off: every request runs at once (single-tenant setups, benchmarks of the raw path). */
@@ -79,18 +89,23 @@ export interface PacingConfig {
   heavyConcurrency?: number;
 }
 
-export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
+// longRunning: the gateway-perf bench's goal is 1,000 watches held by one tenant (an operator's informers, kubectl -w
+// sessions, a Karmada agent); connections: each HTTP/1.1 watch is a connection of its own, plus client pools (ADR 0045).
+export const DEFAULT_LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000, longRunning: 1_000, connections: 1_500 };
 export const DEFAULT_TOTAL_SEATS = 600;
 export const DEFAULT_CONCURRENT_HANDSHAKES = 16;
 
 /** The limits for one tenant: defaults, then the gateway config, then the Tenant's own. */
 export function buildTenantLimits(config: FairnessConfig, tenantId: string, tenant?: Pick<TenantInfo, 'fairness'>): TenantLimits {
   const merged: TenantLimits = { ...DEFAULT_LIMITS };
-  for (const layer of [config.defaults, config.tenants?.[tenantId], tenant?.fairness]) {
+  const layers: (Partial<TenantLimits> | undefined)[] = [config.defaults, config.tenants?.[tenantId], tenant?.fairness];
+  for (const layer of layers) {
     if (!layer) continue;
     if (isCount(layer.seats, 1)) merged.seats = layer.seats;
     if (isCount(layer.queueLength, 0)) merged.queueLength = layer.queueLength;
     if (isCount(layer.queueTimeoutMs, 0)) merged.queueTimeoutMs = layer.queueTimeoutMs;
+    if (isCount(layer.longRunning, 1)) merged.longRunning = layer.longRunning;
+    if (isCount(layer.connections, 1)) merged.connections = layer.connections;
   }
   return merged;
 }

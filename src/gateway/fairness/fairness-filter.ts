@@ -14,6 +14,7 @@
 // then is the network's time, not the gateway's or the upstream's, and it
 // would also poison the latency samples.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { TenantInfo } from '../../tenants/tenant-directory.ts';
 import { DEFAULT_TOTAL_SEATS, buildTenantLimits, type FairnessConfig } from './fairness-config.ts';
 import { FairLimiter, RejectedError, type FairLimiterStats, type Release, type RejectReason } from './fair-limiter.ts';
@@ -21,7 +22,9 @@ import { createAdaptiveSeats, type AdaptiveSeats } from './adaptive-seats.ts';
 import { createFloodPacing, type FloodPacing } from './flood-pacing.ts';
 import { buildTooManyRequests } from './too-many-requests.ts';
 import { DEFAULT_HOLD_SPREAD, throttleAfterResponse } from './throttle-socket.ts';
-import { createUpgradeSeats } from './upgrade-seats.ts';
+import { createTenantSlots } from './tenant-slots.ts';
+import { createTenantConnections } from './tenant-connections.ts';
+import { createTenantBacklogs } from './tenant-backlog.ts';
 
 /** A held seat; it is given back when the response closes, or earlier by release(). */
 export interface Seat {
@@ -45,6 +48,21 @@ export interface Fairness {
   enterUpgrade(tenant: TenantInfo): Seat;
   /** Upgraded connections a tenant holds now. */
   openUpgrades(tenantId: string): number;
+  /**
+   * A long-running request (watch, log follow, proxy) of the tenant, once it is known to be one: held until
+   * released (its response closes). Beyond the tenant's `longRunning` bound, a 429 ApiError at once: a watch
+   * holds no seat, so without this a tenant's watches had no bound but the process's memory (ADR 0045).
+   * `res`, when given, counts in the tenant's watch backlog budget (tenant-backlog.ts) until released.
+   */
+  enterLongRunning(tenant: TenantInfo, res?: ServerResponse): Seat;
+  openLongRunning(tenantId: string): number;
+  /**
+   * Counts the connection that carries the request for its tenant (once per connection, until it closes).
+   * Beyond the tenant's `connections` bound, a 429 ApiError, and `res`, when given, closes its connection
+   * after answering it (ADR 0045).
+   */
+  admitConnection(socket: Socket, tenant: TenantInfo, res?: ServerResponse): void;
+  openConnections(tenantId: string): number;
   stats(): FairLimiterStats;
 }
 
@@ -52,7 +70,7 @@ const NO_SEAT: Seat = { release: () => undefined };
 
 export interface FairnessHooks {
   /** A request refused with 429 (metrics). */
-  rejected?(tenantId: string, reason: RejectReason): void;
+  rejected?(tenantId: string, reason: RejectReason | 'upgrades' | 'long-running' | 'connections'): void;
 }
 
 export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks = {}): Fairness {
@@ -65,7 +83,10 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
   const holdMs = config.holdRefusedConnections === false ? 0 : retryAfterSeconds * 1000;
   const holdSpread = config.holdSpread ?? DEFAULT_HOLD_SPREAD;
   const holdWhileQueueFull = config.holdWhileQueueFull !== false;
-  const upgrades = createUpgradeSeats();
+  const upgrades = createTenantSlots();
+  const longRunning = createTenantSlots();
+  const connections = createTenantConnections();
+  const backlogs = createTenantBacklogs();
   return {
     async enter(req, res, tenant) {
       if (config.enabled === false) return NO_SEAT;
@@ -101,10 +122,33 @@ export function createFairness(config: FairnessConfig = {}, hooks: FairnessHooks
       const limits = buildTenantLimits(config, tenant.id, tenant);
       const seat = upgrades.take(tenant.id, limits.seats);
       if (seat) return seat;
-      hooks.rejected?.(tenant.id, 'queue-full');
+      hooks.rejected?.(tenant.id, 'upgrades');
       throw buildTooManyRequests({ reason: 'upgrades', seats: limits.seats, queueLength: 0, retryAfterSeconds });
     },
     openUpgrades: (tenantId) => upgrades.open(tenantId),
+    enterLongRunning(tenant, res) {
+      if (config.enabled === false) return NO_SEAT;
+      const limits = buildTenantLimits(config, tenant.id, tenant);
+      const slot = longRunning.take(tenant.id, limits.longRunning);
+      if (slot && res) {
+        const forget = backlogs.track(tenant.id, res);
+        return { release: () => { forget(); slot.release(); } };
+      }
+      if (slot) return slot;
+      hooks.rejected?.(tenant.id, 'long-running');
+      throw buildTooManyRequests({ reason: 'long-running', seats: limits.longRunning, queueLength: 0, retryAfterSeconds });
+    },
+    openLongRunning: (tenantId) => longRunning.open(tenantId),
+    admitConnection(socket, tenant, res) {
+      if (config.enabled === false) return;
+      const limits = buildTenantLimits(config, tenant.id, tenant);
+      if (connections.admit(socket, tenant.id, limits.connections)) return;
+      hooks.rejected?.(tenant.id, 'connections');
+      // Not counted, the connection must not stay open to carry more of the tenant's requests.
+      if (res && !res.headersSent) res.setHeader('Connection', 'close');
+      throw buildTooManyRequests({ reason: 'connections', seats: limits.connections, queueLength: 0, retryAfterSeconds });
+    },
+    openConnections: (tenantId) => connections.open(tenantId),
     stats: () => limiter.stats(),
   };
 }

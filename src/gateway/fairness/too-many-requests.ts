@@ -10,8 +10,10 @@ export interface TooManyRequestsFacts {
    * 'upgrades': the tenant holds as many exec/attach/port-forward sessions as it has seats.
    * 'large-bodies': one large body in progress and `queueLength` waiting (heavy-body-gate.ts).
    * 'bodies-read-first': `seats` request bodies being received or waiting for a seat (body-read-first.ts).
+   * 'long-running': `seats` watches, log follows and proxy requests open (ADR 0045).
+   * 'connections': `seats` connections carrying the tenant's requests (ADR 0045).
    */
-  reason: RejectReason | 'upgrades' | 'large-bodies' | 'bodies-read-first';
+  reason: RejectReason | 'upgrades' | 'large-bodies' | 'bodies-read-first' | 'long-running' | 'connections';
   seats: number;
   /**
    * For 'queue-timeout': how many of its seats the tenant had in use. Fewer than `seats`: what stayed
@@ -23,16 +25,20 @@ export interface TooManyRequestsFacts {
 }
 
 export function buildTooManyRequests(facts: TooManyRequestsFacts): ApiError {
-  const why = facts.reason === 'queue-full'
-    ? `this cluster already has ${facts.seats} requests in progress and ${facts.queueLength} waiting`
-    : facts.reason === 'upgrades'
-      ? `this cluster already has ${facts.seats} exec, attach or port-forward sessions open`
-      : facts.reason === 'large-bodies'
-        ? `this cluster already has a large request body in progress and ${facts.queueLength} waiting`
-        : facts.reason === 'bodies-read-first'
-          ? `this cluster already has ${facts.seats} request bodies being received or waiting`
-          : facts.running !== undefined && facts.running < facts.seats
-            ? `the server was busy for as long as the request could wait (this cluster had ${facts.running} of its ${facts.seats} request seats in use)`
-            : `this cluster's ${facts.seats} request seats stayed busy for as long as the request could wait`;
-  return new ApiError('TooManyRequests', `Too many requests, please try again later: ${why}`, { retryAfterSeconds: facts.retryAfterSeconds });
+  return new ApiError('TooManyRequests', `Too many requests, please try again later: ${whyRefused(facts)}`, { retryAfterSeconds: facts.retryAfterSeconds });
+}
+
+function whyRefused(facts: TooManyRequestsFacts): string {
+  switch (facts.reason) {
+    case 'queue-full': return `this cluster already has ${facts.seats} requests in progress and ${facts.queueLength} waiting`;
+    case 'upgrades': return `this cluster already has ${facts.seats} exec, attach or port-forward sessions open`;
+    case 'large-bodies': return `this cluster already has a large request body in progress and ${facts.queueLength} waiting`;
+    case 'bodies-read-first': return `this cluster already has ${facts.seats} request bodies being received or waiting`;
+    case 'long-running': return `this cluster already has ${facts.seats} watches and other long-running requests (log follow, proxy) open; close some first`;
+    case 'connections': return `this cluster already has ${facts.seats} connections open to the server; reuse or close some first`;
+    case 'queue-timeout':
+      return facts.running !== undefined && facts.running < facts.seats
+        ? `the server was busy for as long as the request could wait (this cluster had ${facts.running} of its ${facts.seats} request seats in use)`
+        : `this cluster's ${facts.seats} request seats stayed busy for as long as the request could wait`;
+  }
 }

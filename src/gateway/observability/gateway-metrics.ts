@@ -60,7 +60,7 @@ export function createGatewayMetrics(registry: MetricsRegistry, options: Gateway
   const translation = registry.counter({ name: 'warren_gateway_translation_errors_total', help: 'Tenant requests the translator refused, by tenant and Status reason.', labelNames: ['tenant', 'reason'] });
   const guard = registry.counter({ name: 'warren_gateway_isolation_guard_refusals_total', help: 'Upstream requests refused by the isolation guard (each one is a translator bug).', labelNames: ['tenant'] });
   const quota = registry.counter({ name: 'warren_gateway_quota_refusals_total', help: 'Creations refused by the tenant-wide quota.', labelNames: ['tenant'] });
-  const rejected = registry.counter({ name: 'warren_gateway_rejected_requests_total', help: 'Requests refused with 429 by per-tenant fairness, by reason (queue-full, queue-timeout).', labelNames: ['tenant', 'reason'] });
+  const rejected = registry.counter({ name: 'warren_gateway_rejected_requests_total', help: 'Requests refused with 429 by per-tenant fairness, by reason (queue-full, queue-timeout, upgrades, long-running, connections).', labelNames: ['tenant', 'reason'] });
   registry.gauge({
     name: 'warren_gateway_inflight_requests', help: 'Requests being served, by kind (requests, long-running).', labelNames: ['kind'],
     collect: (g) => {

@@ -22,6 +22,7 @@ import type { WarningScrubber } from './response-headers.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { WatchTransform, type WatchTransformOptions } from './watch-transform.ts';
 import { setDrainHook } from '../fairness/drain-hook.ts';
+import { overTenantBacklog } from '../fairness/tenant-backlog.ts';
 
 export interface WatchResponseOptions extends WatchTransformOptions {
   /** Translates a refused watch's Status (410 Expired, 403, ...). */
@@ -96,7 +97,7 @@ export function sendTranslatedWatch(upstreamRes: IncomingMessage, res: ServerRes
     transform.on('data', (chunk: Buffer) => {
       if (res.writableEnded || res.destroyed) return;
       res.write(chunk);
-      if (res.writableLength > maxPending) cutOff('slow-client');
+      if (res.writableLength > maxPending || overTenantBacklog(res)) cutOff('slow-client');
     });
     transform.once('end', () => {
       if (transform.endReason === 'malformed') reason ??= 'malformed';

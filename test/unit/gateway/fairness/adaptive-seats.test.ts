@@ -2,9 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdaptiveSeats } from '../../../../src/gateway/fairness/adaptive-seats.ts';
 import { FairLimiter, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
-import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+import type { QueueLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
 
-const LIMITS: TenantLimits = { seats: 50, queueLength: 50, queueTimeoutMs: 60_000 };
+const LIMITS: QueueLimits = { seats: 50, queueLength: 50, queueTimeoutMs: 60_000 };
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 /** Another tenant's request came and went: the adaptive limit applies only while the gateway is shared (ADR 0012, session 12). */
 async function neighbourSeen(limiter: FairLimiter): Promise<void> {

@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdaptiveSeats } from '../../../../src/gateway/fairness/adaptive-seats.ts';
 import { FairLimiter, type Release, type SeatLimit } from '../../../../src/gateway/fairness/fair-limiter.ts';
-import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+import type { QueueLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
 
-const LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 60_000 };
+const LIMITS: QueueLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 60_000 };
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function setup(): { clock: { t: number }; limiter: FairLimiter; seats: ReturnType<typeof createAdaptiveSeats> } {
@@ -145,7 +145,7 @@ describe('the clock is read once per acquire and per release (review of session 
     // contended, which (one flow only) reads the clock for the window of recent tenants.
     const seats: SeatLimit = { current: () => 16, uncontended: () => 600, begin: () => undefined };
     const limiter = new FairLimiter(seats, undefined, { now: () => { reads++; return 0; }, contentionWindowMs: 1_000 });
-    const two: TenantLimits = { ...LIMITS, seats: 2 };
+    const two: QueueLimits = { ...LIMITS, seats: 2 };
     const first = limiter.tryAcquire('acme', two);
     assert.equal(reads, 1, 'one read for a seat taken at once (contention check included)');
     const second = limiter.tryAcquire('acme', two);

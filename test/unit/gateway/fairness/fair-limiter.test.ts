@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FairLimiter, RejectedError, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
-import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+import type { QueueLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
 
-const limits = (seats: number, queueLength: number, queueTimeoutMs = 60_000): TenantLimits => ({ seats, queueLength, queueTimeoutMs });
+const limits = (seats: number, queueLength: number, queueTimeoutMs = 60_000): QueueLimits => ({ seats, queueLength, queueTimeoutMs });
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('FairLimiter', () => {

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFloodPacing } from '../../../../src/gateway/fairness/flood-pacing.ts';
 import { FairLimiter, type Release } from '../../../../src/gateway/fairness/fair-limiter.ts';
-import type { TenantLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
+import type { QueueLimits } from '../../../../src/gateway/fairness/fairness-config.ts';
 
-const LIMITS: TenantLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
+const LIMITS: QueueLimits = { seats: 20, queueLength: 50, queueTimeoutMs: 10_000 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // heavyConcurrency 0 by default here: these cases are about the rate; the last one is about the cap.

@@ -9,7 +9,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createFairness } from '../../../../src/gateway/fairness/fairness-filter.ts';
-import { createUpgradeSeats } from '../../../../src/gateway/fairness/upgrade-seats.ts';
+import { createTenantSlots } from '../../../../src/gateway/fairness/tenant-slots.ts';
 import { createUpgradeHandler } from '../../../../src/gateway/upgrade-handler.ts';
 import { staticTenantDirectory, type TenantInfo } from '../../../../src/tenants/tenant-directory.ts';
 import { buildPolicyIndex } from '../../../../src/core/rbac/index.ts';
@@ -22,7 +22,7 @@ const tenant = (id: string): TenantInfo => ({ id, name: id, phase: 'Ready', susp
 
 describe('upgrade seats', () => {
   it('at most the limit per tenant, each tenant its own count, released once', () => {
-    const seats = createUpgradeSeats();
+    const seats = createTenantSlots();
     const a1 = seats.take('acme01', 2);
     const a2 = seats.take('acme01', 2);
     assert.ok(a1 && a2);
