@@ -17,6 +17,7 @@ import { inTenantSpace } from '../../core/propagation/trust/member-ownership.ts'
 import { scopeRbacForMember, type MemberRbac } from '../../core/propagation/trust/member-rbac.ts';
 import { refuseReservedReferences } from '../../core/propagation/trust/member-references.ts';
 import { refuseDemandAbove } from '../../core/propagation/trust/member-demand.ts';
+import { refusePlacementAbove, shareOf } from '../../core/propagation/trust/member-placement.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
@@ -92,9 +93,10 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
  * What the member gets for this cluster: the manifest in the member's terms with the engine's marks over
  * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
  * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts), a copy asking for more than its
- * template refused (member-demand.ts). Pure: the steering property test judges exactly this.
+ * share of the template refused (member-demand.ts), and a cluster beyond what the quota counted (member-placement.ts). Pure: the
+ * steering property test judges exactly this.
  */
-export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject): MemberRbac {
+export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned' | 'targets' | 'divided'>, clusterName: string, manifest: KubeObject): MemberRbac {
   const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
   const labels = isNamespaceRow(plan.resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
   // The template generation as pruneTemplate stamped it (the engine's value): an override's goes with the other engine keys.
@@ -104,7 +106,9 @@ export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'mar
     ...(generation !== undefined ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: generation } : {}),
   };
   const copy = refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations })));
-  return refuseDemandAbove(plan.resource, plan.pruned, copy);
+  const share = shareOf(plan.pruned, plan.targets.find((t) => t.name === clusterName), plan.divided);
+  const placement = { targets: plan.targets, divided: plan.divided, quota: plan.tenant.spec?.quota };
+  return refusePlacementAbove(plan.resource, plan.pruned, placement, clusterName, refuseDemandAbove(plan.resource, share, copy));
 }
 
 interface ApplyInput {
