@@ -19,7 +19,7 @@ export interface TenantInfo {
   /** Pod Security Admission level forced on the tenant's namespaces (default baseline). */
   podSecurity?: 'privileged' | 'baseline' | 'restricted';
   /** Tenant-wide limits enforced by the gateway at admission. */
-  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number };
+  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number; defaultRequest?: { cpu?: string | number; memory?: string | number } };
   /** The Tenant's spec.defaultPlacement: it claims every workload no policy selects (held at create time, ADR 0023). */
   defaultPlacement?: Record<string, unknown>;
   /** The tenant's own fairness limits (gateway/fairness), overriding the gateway's defaults. */

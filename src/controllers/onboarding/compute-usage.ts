@@ -41,5 +41,5 @@ export async function computeUsage(client: ObjectClient, id: string, quota?: Res
     const [group = '', resource = ''] = key.split('/');
     for (const obj of await listCounted(client, key, selector)) if (visibleToTenant(id, obj)) items.push({ group, resource, obj });
   }));
-  return { namespaces: visibleNamespaces.length, ...formatUsage(buildUsage(items), quota) };
+  return { namespaces: visibleNamespaces.length, ...formatUsage(buildUsage(items, quota.defaultRequest), quota) };
 }

@@ -87,9 +87,10 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
   const subject: WriteSubject = { group: target.group, resource: target.resource, ...(subjectName ? { name: subjectName } : {}) };
   const unbounded = refuseUnbounded(input.limits, subject, next, stored);
   if (unbounded) return { key, next, refusal: unbounded };
-  const before = buildUsage(snapshot.objects.values());
+  const defaults = input.limits.defaultRequest;
+  const before = buildUsage(snapshot.objects.values(), defaults);
   const others = [...snapshot.objects].filter(([k]) => k !== key).map(([, v]) => v);
-  const after = buildUsage([...others, next]);
+  const after = buildUsage([...others, next], defaults);
   return { key, next, refusal: buildQuotaDecision(input.limits, before, after, subject) };
 }
 

@@ -118,6 +118,17 @@ describe('gateway: the quota cannot be escaped through controllers or missing re
     for (const path of [`/apis/batch/v1/namespaces/${NS}/jobs/wide`, `/apis/batch/v1/namespaces/${NS}/cronjobs/nightly`, `/apis/batch/v1/namespaces/${NS}/cronjobs/bare`, `/apis/apps/v1/namespaces/${NS}/daemonsets/agent`]) await absent(path);
   });
 
+  it('with quota.defaultRequest, a container that requests nothing is admitted and counted at the default', async () => {
+    // used: web 5 × 10m + limited 100m + narrow 2 × 10m + hourly 2 × 10m = 190m cpu.
+    await h.patchTenant('acme', { spec: { quota: { objectsPerResource: 100, defaultRequest: { cpu: '1', memory: '64Mi' } } } }, (info) => info?.quota?.defaultRequest?.cpu === '1');
+    const plain = await kc(['create', 'deployment', 'plain', '-n', NS, '--image=nginx']);
+    assert.equal(plain.code, 0, plain.stderr);
+    const more = await a.post(`/apis/apps/v1/namespaces/${NS}/deployments`, deployment('plain-big', 7, {}));
+    assert.equal(more.status, 403, more.text);
+    assert.equal(more.body.message, 'deployments.apps "plain-big" is forbidden: exceeded quota: tenant-quota, requested: requests.cpu=7, used: requests.cpu=1190m, limited: requests.cpu=8');
+    await absent(`/apis/apps/v1/namespaces/${NS}/deployments/plain-big`);
+  });
+
   it('the other tenant, without a quota, runs what it likes', async () => {
     const g = h.http('globex', 'admin');
     assert.equal((await g.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status, 201);

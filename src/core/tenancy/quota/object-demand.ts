@@ -19,7 +19,7 @@
 // Propagation does not multiply: a template counts once, however many members
 // it is spread over.
 import type { KubeObject } from '../../types.ts';
-import { buildPodDemand } from './pod-demand.ts';
+import { buildPodDemand, type DefaultRequest } from './pod-demand.ts';
 import { add, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
 import { fromHeld, isHeld } from '../../propagation/host-hold.ts';
 import { podSpecOf } from './missing-requests.ts';
@@ -116,13 +116,13 @@ export function podsOf(key: string, obj: KubeObject): number | undefined {
 }
 
 /** requests.cpu, requests.memory and count/pods of one object (0 for what does not run pods). */
-export function buildComputeDemand(item: QuotaObject): Usage {
+export function buildComputeDemand(item: QuotaObject, defaults?: DefaultRequest): Usage {
   const key = keyOf(item.group, item.resource);
   const usage = emptyUsage();
   if (countedElsewhere(key, item.obj)) return usage;
   const pods = podsOf(key, item.obj);
   if (pods === undefined) return usage;
-  const pod = buildPodDemand(podSpecOf(key, item.obj));
+  const pod = buildPodDemand(podSpecOf(key, item.obj), defaults);
   usage['requests.cpu'] = times(pod.cpu, pods);
   usage['requests.memory'] = times(pod.memory, pods);
   usage['count/pods'] = { num: BigInt(pods), den: 1n };
@@ -155,11 +155,11 @@ export function buildClaims(items: Iterable<QuotaObject>): Map<string, Rational>
 }
 
 /** The tenant's usage over everything it has of the counted resources. */
-export function buildUsage(items: Iterable<QuotaObject>): Usage {
+export function buildUsage(items: Iterable<QuotaObject>, defaults?: DefaultRequest): Usage {
   const list = [...items];
   const usage = emptyUsage();
   for (const item of list) {
-    const d = buildComputeDemand(item);
+    const d = buildComputeDemand(item, defaults);
     usage['requests.cpu'] = add(usage['requests.cpu'], d['requests.cpu']);
     usage['requests.memory'] = add(usage['requests.memory'], d['requests.memory']);
     usage['count/pods'] = add(usage['count/pods'], d['count/pods']);

@@ -10,6 +10,7 @@ import { ApiError } from '../../api-error.ts';
 import { QUOTA_RESOURCES, type QuotaResource, type Usage } from './object-demand.ts';
 import { add, compare, formatOf, formatQuantity, quantityOf, type Rational } from './quantity-math.ts';
 import { describeMissing, type ComputeResource, type MissingRequest } from './missing-requests.ts';
+import type { DefaultRequest } from './pod-demand.ts';
 
 export const TENANT_QUOTA_NAME = 'tenant-quota';
 
@@ -19,6 +20,8 @@ export interface ResourceLimits {
   memory?: string | number;
   storage?: string | number;
   objectsPerResource?: number;
+  /** What a container that requests nothing of cpu or memory counts (pod-demand.ts). */
+  defaultRequest?: DefaultRequest;
 }
 
 const LIMIT_FIELD: Record<QuotaResource, keyof ResourceLimits> = {
@@ -33,9 +36,9 @@ export function hasQuotaLimits(limits: ResourceLimits | undefined): limits is Re
   return limits !== undefined && (limits.objectsPerResource !== undefined || hasResourceLimits(limits));
 }
 
-/** The requests every container must make: kube's rule for a quota on cpu or memory (missing-requests.ts). */
+/** The requests every container must make: kube's rule for a quota on cpu or memory (missing-requests.ts), unless the tenant counts a default. */
 export function requiredRequests(limits: ResourceLimits): ComputeResource[] {
-  return (['cpu', 'memory'] as const).filter((r) => limits[r] !== undefined);
+  return (['cpu', 'memory'] as const).filter((r) => limits[r] !== undefined && limits.defaultRequest?.[r] === undefined);
 }
 
 /** kube's refusal of a pod that does not request what the quota limits, with the containers named (missing-requests.ts). */

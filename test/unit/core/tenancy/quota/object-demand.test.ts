@@ -34,6 +34,12 @@ describe('tenant quota: what counts', () => {
       item('', 'persistentvolumeclaims', obj('PersistentVolumeClaim', { resources: { requests: { storage: '2Gi' } } }, { metadata: { name: 'data-db-0' } })),
     ], { cpu: '0', storage: '4Gi' }],
   ];
+  it('a container that requests nothing counts the tenant\'s defaultRequest; a limit or request still wins', () => {
+    const pod = obj('Pod', { containers: [{ name: 'a' }, { name: 'b', resources: { limits: { cpu: '2' } } }] });
+    assert.deepEqual(formatUsage(buildUsage([item('', 'pods', pod)], { cpu: '100m', memory: '64Mi' })), { cpu: '2100m', memory: '128Mi', storage: '0' });
+    assert.deepEqual(formatUsage(buildUsage([item('', 'pods', pod)])), { cpu: '2', memory: '0', storage: '0' });
+  });
+
   for (const [name, items, want] of cases) {
     it(name, () => {
       const got = usage(items);
