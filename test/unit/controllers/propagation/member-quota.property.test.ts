@@ -36,6 +36,8 @@ const KINDS = Object.keys(POD_SPEC);
 const rowOf = (kind: string): TemplateResource => TEMPLATE_RESOURCES.find((r) => r.kind === kind && r.version === 'v1')!;
 const pointer = (obj: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), obj);
 const podsOf = (obj: KubeObject): number => {
+  // A suspended Job or CronJob runs nothing (kube's batch API).
+  if ((obj.kind === 'Job' || obj.kind === 'CronJob') && pointer(obj, '/spec/suspend') === true) return 0;
   const at = COUNT[obj.kind ?? ''];
   const n = at ? pointer(obj, at) : 1;
   return typeof n === 'number' ? n : 1;
