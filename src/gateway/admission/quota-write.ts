@@ -8,7 +8,7 @@ import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import { buildUsage, COUNTED_RESOURCES, keyOf, podsOf, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
-import { buildQuotaDecision, missingRequestsRefusal, requiredRequests, unboundedPodsRefusal, type ResourceLimits, type WriteSubject } from '../../core/tenancy/quota/quota-decision.ts';
+import { buildQuotaDecision, limitsPods, missingRequestsRefusal, requiredRequests, unboundedPodsRefusal, type ResourceLimits, type WriteSubject } from '../../core/tenancy/quota/quota-decision.ts';
 import { buildMissingRequests, missingBefore, podSpecOf } from '../../core/tenancy/quota/missing-requests.ts';
 import { objectKey, type TenantObjects } from './quota-usage-cache.ts';
 import { isHeld, setHeldReplicas } from '../../core/propagation/host-hold.ts';
@@ -103,7 +103,7 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
 function refuseUnbounded(limits: ResourceLimits, subject: WriteSubject, next: QuotaObject, stored: QuotaObject | undefined): ApiError | undefined {
   const key = keyOf(next.group, next.resource);
   const required = requiredRequests(limits);
-  if (key === 'apps/daemonsets' && !stored && (required.length > 0 || limits.objectsPerResource !== undefined)) return unboundedPodsRefusal(subject);
+  if (key === 'apps/daemonsets' && !stored && limitsPods(limits)) return unboundedPodsRefusal(subject);
   const missing = buildMissingRequests(podSpecOf(key, next.obj), required);
   if (missing.length === 0) return undefined;
   if (stored && (podsOf(key, next.obj) ?? 0) <= (podsOf(key, stored.obj) ?? 0) && missingBefore(missing, buildMissingRequests(podSpecOf(key, stored.obj), required))) return undefined;

@@ -5,8 +5,8 @@
 //   template: nothing to refuse.
 // - Duplicated placement (Karmada's default) gives every cluster the whole
 //   template: on k clusters, k times what the quota counted (session 13's red
-//   team: 10 members, 10x). For a tenant whose quota limits anything a pod asks
-//   for (pods, cpu, memory, storage), the clusters of the placement are taken by
+//   team: 10 members, 10x). For a tenant whose quota limits what pods ask for
+//   (pods, cpu or memory; storage, for a StatefulSet's claims), the clusters of the placement are taken by
 //   name and a cluster gets its copy only while the pods applied so far stay
 //   within the template's: the first one runs it, the others are refused with
 //   the reason (Karmada's own FederatedResourceQuota counts a binding's usage
@@ -17,7 +17,7 @@
 import type { KubeObject } from '../../types.ts';
 import type { TargetCluster } from '../karmada-types.ts';
 import { keyOf, podsOf } from '../../tenancy/quota/object-demand.ts';
-import { hasQuotaLimits, type ResourceLimits } from '../../tenancy/quota/quota-decision.ts';
+import { limitsPods, type ResourceLimits } from '../../tenancy/quota/quota-decision.ts';
 import { reviseReplicas } from '../workload/index.ts';
 import type { MemberRbac } from './member-rbac.ts';
 import type { Row } from './member-demand.ts';
@@ -36,8 +36,10 @@ export function shareOf(pruned: KubeObject, target: TargetCluster | undefined, d
 
 /** Why this cluster's copy would run more than the quota counted; undefined when it may run. */
 export function placementAbove(row: Row, pruned: KubeObject, placement: Placement, clusterName: string): string | undefined {
-  if (!hasQuotaLimits(placement.quota)) return undefined;
   const key = keyOf(row.group, row.resource);
+  // Storage multiplies with a StatefulSet's claims only.
+  const bounded = limitsPods(placement.quota) || (key === 'apps/statefulsets' && placement.quota?.storage !== undefined);
+  if (!bounded) return undefined;
   const counted = podsOf(key, pruned);
   if (counted === undefined) return undefined;
   if (key === 'apps/daemonsets') return 'a DaemonSet runs one pod on every node of the cluster, which the tenant\'s quota cannot count; run the pods as a Deployment or StatefulSet';

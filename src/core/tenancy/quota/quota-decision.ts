@@ -36,6 +36,11 @@ export function hasQuotaLimits(limits: ResourceLimits | undefined): limits is Re
   return limits !== undefined && (limits.objectsPerResource !== undefined || hasResourceLimits(limits));
 }
 
+/** The quota bounds what pods ask for (pods, cpu or memory): a DaemonSet or a duplicated template would escape it. */
+export function limitsPods(limits: ResourceLimits | undefined): boolean {
+  return limits !== undefined && (limits.cpu !== undefined || limits.memory !== undefined || limits.objectsPerResource !== undefined);
+}
+
 /** The requests every container must make: kube's rule for a quota on cpu or memory (missing-requests.ts), unless the tenant counts a default. */
 export function requiredRequests(limits: ResourceLimits): ComputeResource[] {
   return (['cpu', 'memory'] as const).filter((r) => limits[r] !== undefined && limits.defaultRequest?.[r] === undefined);
