@@ -102,7 +102,7 @@ export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): P
         host.close();
       }
       const probe = join(root, `${tenant}-daemonset-probe.yaml`);
-      writeFileSync(probe, 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: { name: probe, namespace: default }\nspec: { selector: { matchLabels: { app: probe } }, template: { metadata: { labels: { app: probe } }, spec: { securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }, containers: [{ name: c, image: nginx, securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }] } } } }\n');
+      writeFileSync(probe, 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: { name: probe, namespace: default }\nspec: { selector: { matchLabels: { app: probe } }, template: { metadata: { labels: { app: probe } }, spec: { securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }, containers: [{ name: c, image: nginx, securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }] } } }\n');
       await eventually(async () => (await run(tenant, 'create', '--dry-run=server', '-f', probe)).code === 0, `${tenant}'s quota without pod limits at the gateway`, { timeoutMs: 60_000 });
     },
     async deleteTenant(tenant, timeoutMs) {
