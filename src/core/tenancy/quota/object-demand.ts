@@ -16,8 +16,8 @@
 // - requests.storage: PVC spec.resources.requests.storage, plus each StatefulSet's
 //   volumeClaimTemplates × replicas for claims that do not exist yet (an existing
 //   claim with the same name counts once, at its own size).
-// Propagation does not multiply: a template counts once, however many members
-// it is spread over.
+// Propagation does not multiply: a template counts once, and the engine keeps the
+// members within it (core/propagation/trust/member-demand.ts, member-placement.ts).
 import type { KubeObject } from '../../types.ts';
 import { buildPodDemand, type DefaultRequest } from './pod-demand.ts';
 import { add, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
