@@ -57,7 +57,13 @@ export const at = (obj: unknown, ...path: string[]): unknown => {
 };
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). */
+/**
+ * Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). A ControllerRevision is a
+ * StatefulSet's or DaemonSet's history: its data is a patch holding the whole pod template, and kube's
+ * StatefulSet controller builds the pods below a rolling update's partition from the revision its status names
+ * (ApplyRevision), adopting any revision that matches the set's selector: a tenant that replaces that revision
+ * with its own steers pods that never pass the gateway (ADR 0043, v1 amendment).
+ */
 export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/Pod': ['spec'],
   '/PodTemplate': ['template', 'spec'],
@@ -68,7 +74,11 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   'apps/DaemonSet': ['spec', 'template', 'spec'],
   'batch/Job': ['spec', 'template', 'spec'],
   'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+  'apps/ControllerRevision': ['data', 'spec', 'template', 'spec'],
 };
+
+/** Kinds whose pod spec is there only when the object holds a workload's template (a revision may hold any data). */
+export const OPTIONAL_POD_SPEC: ReadonlySet<string> = new Set(['apps/ControllerRevision']);
 
 const groupOf = (apiVersion: unknown): string => {
   const text = typeof apiVersion === 'string' ? apiVersion : '';
