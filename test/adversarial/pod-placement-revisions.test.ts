@@ -90,6 +90,20 @@ describe('adversarial: a StatefulSet\'s history is a pod template: a tenant cann
     assert.match(created.stderr, /is not allowed: this tenant may tolerate only/, created.stderr);
   });
 
+  it('a revision\'s template names namespaces in the tenant\'s terms: its pods cannot be steered next to another tenant\'s', async () => {
+    const beside = (namespaces: string[]): Obj => ({ podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname', namespaces }] } });
+    const res = await globex().post('/apis/apps/v1/namespaces/app/controllerrevisions', revision('web-beside', { affinity: beside(['app', `${acmeId}-app`]), dnsConfig: { searches: ['app.svc.cluster.local'] } }));
+    assert.equal(res.status, 201, res.text.slice(0, 300));
+    const stored = revisionSpecOf(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/controllerrevisions/web-beside`));
+    const terms = (spec: Obj | undefined): unknown => (spec?.affinity as { podAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: Array<{ namespaces?: string[] }> } } | undefined)?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.[0]?.namespaces;
+    assert.deepEqual(terms(stored), [`${globexId}-app`, `${globexId}-${acmeId}-app`], 'affinity namespaces are globex\'s upstream');
+    assert.deepEqual((stored?.dnsConfig as { searches?: string[] } | undefined)?.searches, [`${globexId}-app.svc.cluster.local`]);
+    const labels = (await onHost(`/apis/apps/v1/namespaces/${globexId}-app/controllerrevisions/web-beside`) as unknown as { data: { spec: { template: { metadata: { labels: Obj } } } } }).data.spec.template.metadata.labels;
+    assert.equal(labels['tenancy.warren.dev/tenant'], globexId, 'the pods it makes carry globex\'s label');
+    const read = (await globex().get('/apis/apps/v1/namespaces/app/controllerrevisions/web-beside')).body as KubeObject;
+    assert.deepEqual(terms(revisionSpecOf(read)), ['app', `${acmeId}-app`], 'read back in globex\'s terms');
+  });
+
   it('ordinary revisions keep working: one with a plain template is stored, and the history a controller made is readable', async () => {
     assert.equal((await globex().post('/apis/apps/v1/namespaces/app/controllerrevisions', revision('web-plain', {}))).status, 201);
     const bookkeeping = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'notes', namespace: 'app' }, revision: 1, data: { note: 'no template here' } };
