@@ -79,6 +79,21 @@ describe('adversarial: a StatefulSet\'s history is a pod template: a tenant cann
       assert.match(String(res.body?.message), why, `revision ${name}: says why`);
       assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/controllerrevisions/web-${name}`), undefined, `revision ${name} not stored`);
     }
+    // Go's encoding/json (kube's ApplyRevision decodes the patched set with it) reads field names in any case,
+    // `ſ` as s and the Kelvin sign as k: every spelling of a steering field is refused.
+    const everything = [{ operator: 'Exists' }];
+    const spellings: Array<[string, Obj]> = [
+      ['upper-spec', { Spec: { template: { $patch: 'replace', metadata: { labels: { app: 'web' } }, spec: podSpec({ tolerations: everything }) } } }],
+      ['long-s-spec', { '\u017fpec': { template: { $patch: 'replace', metadata: { labels: { app: 'web' } }, spec: podSpec({ tolerations: everything }) } } }],
+      ['upper-template', { spec: { TEMPLATE: { metadata: { labels: { app: 'web' } }, spec: podSpec({ tolerations: everything }) } } }],
+      ['inner-fields', { spec: { template: { $patch: 'replace', metadata: { labels: { app: 'web' } }, spec: podSpec({ Tolerations: everything, nodeselector: { 'kubernetes.io/hostname': node }, NodeName: node }) } } }],
+    ];
+    for (const [name, data] of spellings) {
+      const res = await globex().post(base, { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: `web-${name}`, namespace: 'app', labels: { app: 'web' } }, revision: 1, data });
+      assertRefused(res, 403, `revision ${name}`, ids);
+      assert.match(String(res.body?.message), /is a spelling of a pod template field/, `revision ${name}: says why`);
+      assert.equal(await onHost(`/apis/apps/v1/namespaces/${globexId}-app/controllerrevisions/web-${name}`), undefined, `revision ${name} not stored`);
+    }
     // The same by server-side apply, the way a `kubectl apply --server-side` of a dumped revision sends it.
     const applied = await globex().patch(`${base}/web-applied?fieldManager=hank`, PATCH.apply, JSON.stringify(revision('web-applied', { tolerations: [{ operator: 'Exists' }] })));
     assertRefused(applied, 403, 'revision by server-side apply', ids);
@@ -118,6 +133,25 @@ describe('adversarial: a StatefulSet\'s history is a pod template: a tenant cann
       return r.code === 0 && /\b1\b/.test(r.stdout) ? r.stdout : undefined;
     }, 'kubectl rollout history');
     assert.match(history, /REVISION/);
+  });
+
+  it('a tenant can neither widen its own contract nor read another\'s: Tenants are the platform\'s', async () => {
+    const initech = env.http('initech', initechKubeconfig);
+    const tenants = '/apis/tenancy.warren.dev/v1alpha1/tenants';
+    const widen = { spec: { placement: { tolerations: [{ operator: 'Exists' }] } } };
+    for (const [what, res] of [
+      ['read its own Tenant', await initech.get(`${tenants}/initech`)],
+      ['read acme\'s Tenant', await globex().get(`${tenants}/acme`)],
+      ['list Tenants', await globex().get(tenants)],
+      ['merge-patch its own contract', await initech.patch(`${tenants}/initech`, PATCH.merge, widen)],
+      ['create a Tenant', await globex().post(tenants, { apiVersion: 'tenancy.warren.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'globex2' }, spec: widen.spec })],
+    ] as const) {
+      assert.ok(res.status === 403 || res.status === 404, `${what}: ${res.status} ${res.text.slice(0, 200)}`);
+      assert.ok(!res.text.includes('"placement"'), `${what}: shows no contract`);
+    }
+    const stored = await env.host().request<{ spec?: { placement?: unknown } }>('GET', `${tenants}/initech`);
+    assert.deepEqual(stored.body.spec?.placement, { nodeSelector: { 'kubernetes.io/hostname': node } }, 'initech\'s contract as the platform wrote it');
+    assert.equal((await env.host().request('GET', `${tenants}/globex2`)).status, 404, 'no Tenant created');
   });
 
   it('a Tenant\'s forced node selector is merged into a revision\'s template, and another value is refused', async () => {
