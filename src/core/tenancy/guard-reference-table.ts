@@ -9,6 +9,7 @@
 import { isObject } from '../types.ts';
 import type { GuardContext } from './guard-body.ts';
 import { dnsNamespaceIndex } from './namespace-references.ts';
+import { POD_SPEC_PATHS } from './reserved-references.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -28,7 +29,8 @@ export interface ReferenceField {
   /** The field, in words, for the refusal. */
   what: string;
   class: ReferenceClass;
-  values(body: Obj, kind: string): unknown[];
+  /** The field's values in this object of this kind (`<group>/<Kind>`). */
+  values(body: Obj, key: string): unknown[];
 }
 
 const LABEL_KEY = 'tenancy.warren.dev/tenant';
@@ -41,13 +43,11 @@ export function at(obj: unknown, ...path: string[]): unknown {
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const present = (values: unknown[]): unknown[] => values.filter((v) => v !== undefined);
 
-/** Kinds that hold pod specs, and where. */
-export const POD_HOLDERS = ['/Pod', '/PodTemplate', '/ReplicationController', 'apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'apps/DaemonSet', 'batch/Job', 'batch/CronJob'];
-function podSpecs(body: Obj, kind: string): unknown[] {
-  if (kind === 'Pod') return [body.spec];
-  if (kind === 'PodTemplate') return [at(body, 'template', 'spec')];
-  if (kind === 'CronJob') return [at(body, 'spec', 'jobTemplate', 'spec', 'template', 'spec')];
-  return [at(body, 'spec', 'template', 'spec')];
+/** Kinds that hold pod specs, and where: reserved-references.ts's one table (a ControllerRevision's template included). */
+export const POD_HOLDERS = Object.keys(POD_SPEC_PATHS);
+function podSpecs(body: Obj, key: string): unknown[] {
+  const path = POD_SPEC_PATHS[key];
+  return path ? [at(body, ...path)] : [];
 }
 function affinityTerms(podSpec: unknown): unknown[] {
   return ['podAffinity', 'podAntiAffinity'].flatMap((kind) => {
@@ -103,7 +103,7 @@ for (const field of REFERENCE_FIELDS) for (const k of field.kinds) BY_KIND.set(k
 /** Why one of the object's table references is not the tenant's, or undefined. */
 export function tableReferenceRefusal(g: GuardContext, group: string, kind: string, body: Obj): string | undefined {
   for (const field of BY_KIND.get(`${group}/${kind}`) ?? []) {
-    for (const value of field.values(body, kind)) {
+    for (const value of field.values(body, `${group}/${kind}`)) {
       const why = CHECKS[field.class](g, value);
       if (why) return `${field.what} ${why}`;
     }

@@ -322,9 +322,25 @@ const heldWorkload: KindConverter = {
  * template with the held node term: not shown, so `kubectl rollout history` reads the tenant's template and
  * `rollout undo` does not send back a term the gateway refuses. Only a DaemonSet's: others may carry the key.
  */
+const revisionTemplate = (obj: KubeObject): Obj | undefined => child(obj, 'data', 'spec', 'template');
+/**
+ * A revision's template is a pod template (kube's StatefulSet controller builds pods from it, ADR 0043's v1
+ * amendment): a tenant's own is translated in as a workload's (tenant label, affinity namespaces, DNS searches),
+ * and every revision's is translated out, so `rollout undo` sends back the tenant's names.
+ */
 const controllerRevision: KindConverter = {
-  in() { /* written by controllers; a tenant's own is stored as written */ },
-  out(_ctx, obj) {
+  in(ctx, obj) {
+    const template = revisionTemplate(obj);
+    if (!template) return;
+    mapTemplateLabels(template, (labels) => forceTenantLabel(ctx.id, labels));
+    affinityIn(ctx, podSpecOfTemplate(template));
+  },
+  out(ctx, obj) {
+    const template = revisionTemplate(obj);
+    if (template) {
+      mapTemplateLabels(template, dropTenantLabel);
+      affinityOut(ctx, podSpecOfTemplate(template));
+    }
     if (!(obj.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet')) return true;
     const podSpec = child(obj, 'data', 'spec', 'template', 'spec');
     const selector = child(podSpec, 'nodeSelector');

@@ -18,7 +18,7 @@
 // member copies share it. The pod specs of every kind come from
 // reserved-references.ts's table, the one walker of pod templates.
 import { isObject } from '../types.ts';
-import { POD_SPEC_PATHS, at, type ReservedReference } from './reserved-references.ts';
+import { OPTIONAL_POD_SPEC, POD_SPEC_PATHS, at, type ReservedReference } from './reserved-references.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -106,7 +106,7 @@ function selectorConflict(field: string, selector: unknown, forced: Readonly<Rec
 export function forceNodeSelector(key: string, body: unknown, contract: PlacementContract): ReservedReference | undefined {
   if (!isObject(body) || Object.keys(contract.nodeSelector).length === 0) return undefined;
   const found = podSpecOf(key, body);
-  if (!found) return undefined;
+  if (!found || (OPTIONAL_POD_SPEC.has(key) && !isObject(found.spec))) return undefined;
   const field = [...found.path, 'nodeSelector'].join('.');
   const conflict = selectorConflict(field, isObject(found.spec) ? found.spec.nodeSelector : undefined, contract.nodeSelector);
   if (conflict) return conflict;

@@ -57,7 +57,13 @@ export const at = (obj: unknown, ...path: string[]): unknown => {
 };
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). */
+/**
+ * Where each kind that holds a pod spec holds it (`<group>/<Kind>`, core group ''). A ControllerRevision is a
+ * StatefulSet's or DaemonSet's history: its data is a patch holding the whole pod template, and kube's
+ * StatefulSet controller builds the pods below a rolling update's partition from the revision its status names
+ * (ApplyRevision), adopting any revision that matches the set's selector: a tenant that replaces that revision
+ * with its own steers pods that never pass the gateway (ADR 0043, v1 amendment).
+ */
 export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/Pod': ['spec'],
   '/PodTemplate': ['template', 'spec'],
@@ -73,6 +79,9 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   // template, adopting an unowned revision whose labels its selector matches.
   'apps/ControllerRevision': ['data', 'spec', 'template', 'spec'],
 };
+
+/** Kinds whose pod spec is there only when the object holds a workload's template (a revision may hold any data). */
+export const OPTIONAL_POD_SPEC: ReadonlySet<string> = new Set(['apps/ControllerRevision']);
 
 const groupOf = (apiVersion: unknown): string => {
   const text = typeof apiVersion === 'string' ? apiVersion : '';
@@ -109,6 +118,39 @@ export function claimVolumeNames(key: string, body: Obj): ReservedReference[] {
   return list(at(body, 'spec', 'volumeClaimTemplates')).flatMap((t, i) => named(`spec.volumeClaimTemplates[${i}].spec.volumeName`, at(t, 'spec', 'volumeName')));
 }
 
+/**
+ * The fields a revision's data reaches a pod's placement by, folded: kube's StatefulSet controller decodes the
+ * patched set with Go's encoding/json (ApplyRevision), which matches field names case-insensitively, `ſ` and
+ * the Kelvin sign included, so `data.Spec.template.spec.Tolerations` is read as the template's tolerations while
+ * every rule here reads the exact spelling. Checked on every object in a revision's data.
+ */
+const STEERING_FIELDS: ReadonlyMap<string, string> = new Map(['spec', 'template', 'metadata', 'labels', 'tolerations', 'nodeSelector', 'nodeName', 'priorityClassName',
+  'affinity', 'podAffinity', 'podAntiAffinity', 'nodeAffinity', 'namespaces', 'namespaceSelector', 'dnsConfig', 'searches', 'volumeClaimTemplates', 'volumeName']
+  .map((name) => [goFold(name), name]));
+const MISSPELT_WHY = 'is a spelling of a pod template field the controller reads as that field: write it exactly';
+
+/** A key as Go's encoding/json compares it (a superset: any case, `ſ` as s, the Kelvin sign as k). */
+function goFold(key: string): string {
+  return key.toUpperCase().toLowerCase();
+}
+
+/** Keys of a ControllerRevision's data, at any depth, that Go reads as a steering field under another spelling. */
+function misspeltRevisionFields(key: string, body: Obj): ReservedReference[] {
+  if (key !== 'apps/ControllerRevision') return [];
+  const found: ReservedReference[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) { value.forEach((v, i) => walk(v, `${path}[${i}]`)); return; }
+    if (!isObject(value)) return;
+    for (const [k, v] of Object.entries(value)) {
+      const exact = STEERING_FIELDS.get(goFold(k));
+      if (exact !== undefined && exact !== k) found.push({ field: path, value: k, why: MISSPELT_WHY });
+      walk(v, `${path}.${k}`);
+    }
+  };
+  walk(body.data, 'data');
+  return found;
+}
+
 /** A Service's external IPs, each on its own (an update may keep the ones stored, as kube's plugin allows). */
 function externalIps(key: string, body: Obj): ReservedReference[] {
   if (key !== '/Service') return [];
@@ -122,14 +164,14 @@ function externalIps(key: string, body: Obj): ReservedReference[] {
  */
 export function hostReservedReferences(key: string, body: unknown): ReservedReference[] {
   if (!isObject(body)) return [];
-  return [...reservedPriority(key, body), ...namedNode(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : []), ...externalIps(key, body)];
+  return [...reservedPriority(key, body), ...namedNode(key, body), ...(key === 'apps/StatefulSet' ? claimVolumeNames(key, body) : []), ...externalIps(key, body), ...misspeltRevisionFields(key, body)];
 }
 
 /** What a member's copy of a tenant's object may not hold: a reserved priority class, a node name, any claim volumeName, external IPs. */
 export function memberReservedReferences(obj: unknown): ReservedReference[] {
   if (!isObject(obj)) return [];
   const key = kindKeyOf(obj);
-  return [...reservedPriority(key, obj), ...namedNode(key, obj), ...claimVolumeNames(key, obj), ...externalIps(key, obj)];
+  return [...reservedPriority(key, obj), ...namedNode(key, obj), ...claimVolumeNames(key, obj), ...externalIps(key, obj), ...misspeltRevisionFields(key, obj)];
 }
 
 /** The refusal text for the first reference, in the tenant's terms. */

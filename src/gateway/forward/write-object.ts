@@ -50,8 +50,8 @@ function refuseHeldMarks(info: RequestInfo, user: string | undefined, obj: KubeO
     `${mark} is set by the propagation engine and cannot be set, changed or removed`);
 }
 
-/** Kinds whose stored pod spec kube does not let change (a Pod's; a Job's template, in 1.20). */
-const FIXED_POD_SPEC = new Set(['/Pod', 'batch/Job']);
+/** Kinds whose stored pod spec kube does not let change (a Pod's; a Job's template, in 1.20; a ControllerRevision's data). */
+const FIXED_POD_SPEC = new Set(['/Pod', 'batch/Job', 'apps/ControllerRevision']);
 
 /**
  * Merges the contract's node selector into the object's pod spec (PodNodeSelector's merge). Where the stored

@@ -138,6 +138,8 @@ const KINDS: Record<string, string[]> = {
   '/Pod': ['spec'], 'apps/Deployment': ['spec', 'template', 'spec'], 'apps/DaemonSet': ['spec', 'template', 'spec'], 'apps/StatefulSet': ['spec', 'template', 'spec'],
   'apps/ReplicaSet': ['spec', 'template', 'spec'], 'batch/Job': ['spec', 'template', 'spec'], 'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
   '/ReplicationController': ['spec', 'template', 'spec'], '/PodTemplate': ['template', 'spec'],
+  // A StatefulSet's history: kube's controller builds pods below the partition from its template (v1, session 14).
+  'apps/ControllerRevision': ['data', 'spec', 'template', 'spec'],
 };
 
 function wrap(path: string[], spec: Obj): Obj {
