@@ -47,9 +47,6 @@ const TOLERATION_WHY = 'is not allowed: this tenant may tolerate only the taints
 const SELECTOR_WHY = 'conflicts with the node selector the platform sets for this tenant';
 const MISSING_WHY = 'must be in the node selector: the platform places this tenant\'s pods on nodes labelled so';
 
-/** Kinds whose pod template is judged but never merged into (a ControllerRevision's data may hold none). */
-const JUDGED_ONLY = new Set(['apps/ControllerRevision']);
-
 const operatorOf = (t: Toleration): string => t.operator || 'Equal';
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -110,8 +107,6 @@ export function forceNodeSelector(key: string, body: unknown, contract: Placemen
   const field = [...found.path, 'nodeSelector'].join('.');
   const conflict = selectorConflict(field, isObject(found.spec) ? found.spec.nodeSelector : undefined, contract.nodeSelector);
   if (conflict) return conflict;
-  // A revision's data is whatever its controller stored, a pod template or not: judged (placementViolations), never written into.
-  if (JUDGED_ONLY.has(key)) return undefined;
   let parent: Obj = body;
   for (const step of found.path) {
     const next = parent[step];

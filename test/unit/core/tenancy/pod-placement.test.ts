@@ -82,11 +82,11 @@ describe('the node selector: PodNodeSelector\'s merge', () => {
   it('judges a missing pair as a violation (an object written before the contract)', () => {
     assert.deepEqual(placementViolations('/Pod', { spec: { containers: [] } }, contract).map((r) => r.value), ['pool=acme']);
   });
-  it('judges a ControllerRevision\'s template but never writes into its data', () => {
+  it('merges the selector into a ControllerRevision\'s template when it has one (written on create and apply only: its data is immutable), and leaves data without a template alone', () => {
     const revision = { data: { spec: { template: { spec: { tolerations: [{ operator: 'Exists' }] } } } } };
     assert.equal(forceNodeSelector('apps/ControllerRevision', revision, contract), undefined);
-    assert.deepEqual(revision.data.spec.template.spec, { tolerations: [{ operator: 'Exists' }] });
-    assert.deepEqual(placementViolations('apps/ControllerRevision', revision, contract).map((r) => r.field), ['data.spec.template.spec.tolerations', 'data.spec.template.spec.nodeSelector']);
+    assert.deepEqual(revision.data.spec.template.spec, { tolerations: [{ operator: 'Exists' }], nodeSelector: { pool: 'acme' } });
+    assert.deepEqual(placementViolations('apps/ControllerRevision', revision, contract).map((r) => r.field), ['data.spec.template.spec.tolerations']);
     const other = { data: { anything: 1 } };
     assert.equal(forceNodeSelector('apps/ControllerRevision', other, contract), undefined);
     assert.deepEqual(other, { data: { anything: 1 } });
