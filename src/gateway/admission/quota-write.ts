@@ -80,7 +80,10 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
     obj = typeof replicas === 'number' && isHeld(stored.obj) ? setHeldReplicas(stored.obj, replicas) : { ...stored.obj, spec: { ...(stored.obj.spec as object), replicas } };
   } else {
     obj = (input.apply && stored ? mergeApplied(stored.obj, input.written) : input.written) as KubeObject;
-    obj = { ...obj, metadata: { ...(obj.metadata ?? {}), namespace, name } };
+    // The uid is the server's (kube ignores one in a create): the quota links controlled objects by it (object-demand.ts).
+    const { uid: _written, ...metadata } = obj.metadata ?? {};
+    const uid = stored?.obj.metadata?.uid;
+    obj = { ...obj, metadata: { ...metadata, namespace, name, ...(uid ? { uid } : {}) } };
   }
   const next: QuotaObject = { group: target.group, resource: target.resource, obj };
   const subjectName = name || obj.metadata.generateName || '';

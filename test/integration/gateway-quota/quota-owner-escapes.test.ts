@@ -2,10 +2,9 @@
 // template and, before this, skipped every Pod, ReplicaSet and Job whose
 // controller reference named a counting kind, trusting that its controller's
 // template already counted it. A controller reference is the tenant's to write
-// (the owner only has to be one of its own objects), and kubectl itself writes
-// one (`kubectl create job --from=cronjob/...`), so a tenant ran pods no
-// template counted: a Job claimed by a suspended CronJob, a Job made from a
-// CronJob and patched wider, bare Pods claimed by a ReplicaSet of 0 replicas.
+// (the owner only has to be one of its own objects), so a tenant ran pods no
+// template counted: a Job claimed by a suspended CronJob, a Job with a
+// CronJob's controller reference patched wider, bare Pods claimed by a ReplicaSet of 0 replicas.
 // Through a real gateway over TLS, with real kubectl 1.27 and 1.33: each is
 // refused with kube's "exceeded quota" Forbidden and nothing is written; the
 // ordinary `kubectl create job --from=cronjob` within the quota still works;
@@ -25,7 +24,7 @@ const controllerRef = (apiVersion: string, kind: string, name: string, uid: stri
 
 const suspendedCronJob = (name: string): object => ({
   apiVersion: 'batch/v1', kind: 'CronJob', metadata: meta(name),
-  spec: { schedule: '0 0 1 1 *', suspend: true, jobTemplate: { spec: { template: { spec: podSpec } } } },
+  spec: { schedule: '0 0 1 1 *', suspend: true, jobTemplate: { spec: { completions: 1000, template: { spec: podSpec } } } },
 });
 const job = (name: string, parallelism: number, owner?: object): object => ({
   apiVersion: 'batch/v1', kind: 'Job', metadata: meta(name, owner), spec: { parallelism, completions: 1000, template: { spec: podSpec } },
@@ -66,25 +65,24 @@ describe('gateway: a controller reference does not make pods free', { timeout: 3
     await absent(`/apis/batch/v1/namespaces/${NS}/jobs/stowaway`);
   });
 
-  it('kubectl 1.27 create job --from=cronjob within the quota works; widening that Job past it (kubectl 1.33 patch) is refused', async () => {
+  it('kubectl 1.27 create job --from=cronjob within the quota works and counts; a claimed Job widened past it (kubectl 1.33 patch) is refused', async () => {
     const made = await kc('1.27', ['create', 'job', 'manual', '-n', NS, '--from=cronjob/holder']);
     assert.equal(made.code, 0, made.stderr);
-    const stored = await a.get(`/apis/batch/v1/namespaces/${NS}/jobs/manual`);
-    assert.equal(stored.body.metadata.ownerReferences?.[0]?.kind, 'CronJob', 'kubectl wrote the controller reference');
-    const widen = await kc('1.33', ['patch', '-n', NS, 'job/manual', '--type=merge', '-p', '{"spec":{"parallelism":400}}']);
-    assert.notEqual(widen.code, 0, 'widening a Job kubectl made from a CronJob is counted');
-    assert.match(widen.stderr, /\(Forbidden\).*jobs\.batch "manual" is forbidden: exceeded quota: tenant-quota, requested: count\/pods=399, used: count\/pods=1, limited: count\/pods=12/);
+    const uid = await uidOf(`/apis/batch/v1/namespaces/${NS}/cronjobs/holder`);
+    assert.equal((await a.post(`/apis/batch/v1/namespaces/${NS}/jobs`, job('claimed', 1, controllerRef('batch/v1', 'CronJob', 'holder', uid)))).status, 201);
+    const widen = await kc('1.33', ['patch', '-n', NS, 'job/claimed', '--type=merge', '-p', '{"spec":{"parallelism":400}}']);
+    assert.notEqual(widen.code, 0, 'widening a Job its CronJob controls is counted');
+    assert.match(widen.stderr, /\(Forbidden\).*jobs\.batch "claimed" is forbidden: exceeded quota: tenant-quota, requested: count\/pods=399, used: count\/pods=2, limited: count\/pods=12/);
     assert.doesNotMatch(widen.stderr, new RegExp(`${h.idOf('acme')}-`), 'no upstream prefix');
-    const after = await a.get(`/apis/batch/v1/namespaces/${NS}/jobs/manual`);
-    assert.equal(after.body.spec.parallelism ?? 1, 1, 'nothing written');
+    assert.equal((await a.get(`/apis/batch/v1/namespaces/${NS}/jobs/claimed`)).body.spec.parallelism, 1, 'nothing written');
   });
 
   it('bare Pods claimed by a ReplicaSet of 0 replicas count: the one past objectsPerResource is refused', async () => {
     assert.equal((await a.post(`/apis/apps/v1/namespaces/${NS}/replicasets`, replicaSet('empty', 0))).status, 201);
     const uid = await uidOf(`/apis/apps/v1/namespaces/${NS}/replicasets/empty`);
     const ref = controllerRef('apps/v1', 'ReplicaSet', 'empty', uid);
-    // used: the Job "manual" (1 pod).
-    for (let i = 0; i < PODS_LIMIT - 1; i++) {
+    // used: the Jobs "manual" and "claimed" (1 pod each).
+    for (let i = 0; i < PODS_LIMIT - 2; i++) {
       const r = await a.post(`/api/v1/namespaces/${NS}/pods`, pod(`claimed-${i}`, ref));
       assert.equal(r.status, 201, `pod ${i} fits: ${r.text}`);
     }
