@@ -92,6 +92,18 @@ describe('gateway: a controller reference does not make pods free', { timeout: 3
     await absent(`/api/v1/namespaces/${NS}/pods/claimed-over`);
   });
 
+  it('the status the quota reads is not the tenant\'s to write under a quota: a Pod marked Succeeded, a Job marked Complete (kube\'s admin role cannot either)', async () => {
+    const succeeded = await a.patch(`/api/v1/namespaces/${NS}/pods/claimed-0/status`, 'application/merge-patch+json', { status: { phase: 'Succeeded' } });
+    assert.equal(succeeded.status, 403, succeeded.text);
+    assert.equal(succeeded.body.reason, 'Forbidden');
+    assert.equal(succeeded.body.message, 'pods "claimed-0" is forbidden: failed quota: tenant-quota: the status of pods is the cluster\'s to write, and the quota counts by it');
+    assert.equal((await a.get(`/api/v1/namespaces/${NS}/pods/claimed-0`)).body.status?.phase, 'Pending', 'nothing written');
+    const complete = await a.patch(`/apis/batch/v1/namespaces/${NS}/jobs/claimed/status`, 'application/merge-patch+json', { status: { conditions: [{ type: 'Complete', status: 'True' }] } });
+    assert.equal(complete.status, 403, complete.text);
+    assert.match(complete.body.message, /^jobs\.batch "claimed" is forbidden: failed quota: tenant-quota: the status of jobs/);
+    assert.equal((await kc('1.33', ['get', 'pod', 'claimed-0', '-n', NS, '-o', 'name'])).code, 0, 'reads still work');
+  });
+
   it('the other tenant, without a quota, runs the same Job', async () => {
     const g = h.http('globex', 'admin');
     assert.equal((await g.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status, 201);
@@ -99,5 +111,7 @@ describe('gateway: a controller reference does not make pods free', { timeout: 3
     const uid = (await g.get(`/apis/batch/v1/namespaces/${NS}/cronjobs/holder`)).body.metadata.uid as string;
     const r = await g.post(`/apis/batch/v1/namespaces/${NS}/jobs`, job('stowaway', 500, controllerRef('batch/v1', 'CronJob', 'holder', uid)));
     assert.equal(r.status, 201, r.text);
+    const status = await g.patch(`/apis/batch/v1/namespaces/${NS}/jobs/stowaway/status`, 'application/merge-patch+json', { status: { conditions: [{ type: 'Complete', status: 'True' }] } });
+    assert.equal(status.status, 200, status.text);
   });
 });
