@@ -182,6 +182,14 @@ function describePropagation(env: RealPropagationEnv): void {
         assert.equal(r.metadata.labels?.['tenancy.warren.dev/tenant'], acmeId);
       }
       assert.match(await acme('get', 'crb', '-o', 'name'), /reader-clusterrole/);
+      // The engine's Events about the binding reach acme on a real host (1.20 refuses one whose involvedObject has no
+      // namespace outside "default": the engine names `<id>-default`), read as kube shows them: no namespace.
+      const events = await eventually(async () => {
+        const out = await acme('get', 'events', '-n', 'default', '--field-selector', 'involvedObject.kind=ClusterResourceBinding', '-o', 'json');
+        const items = (JSON.parse(out) as { items: Array<{ reason: string; involvedObject: { name: string; namespace?: string } }> }).items;
+        return items.some((e) => e.reason === 'ScheduleBindingSucceed' && e.involvedObject.name === 'reader-clusterrole') ? items : undefined;
+      }, 'ScheduleBindingSucceed on reader-clusterrole, on the real host');
+      assert.ok(events.every((e) => e.involvedObject.namespace === undefined), JSON.stringify(events));
     });
 
     it('sends a tenant CRD and its custom resource; the resource lands once the CRD is established on the member', async () => {

@@ -26,7 +26,8 @@ const NOTE_LIMIT = 1024;
 
 /**
  * kube's legacyValidateEvent, which every Event write passes, through either API. An Event without
- * eventTime (the old kind) only needs involvedObject's namespace to agree with its own; one with eventTime
+ * eventTime (the old kind) only needs involvedObject's namespace to agree with its own (an empty one: the
+ * Event in "default"); one with eventTime
  * (the new kind, written through either API) also needs its reporting controller and instance, action and
  * reason. Fields are named as kube's Go fields: core's `reportingComponent` is `reportingController`.
  */
@@ -36,7 +37,11 @@ export function validateEvent(obj: Obj): StatusCause[] {
   const eventNs = String(rec(obj.metadata).namespace ?? '');
   const objNs = String(obj.involvedObject.namespace ?? '');
   if (!hasTime(obj.eventTime)) {
-    if (objNs !== '' && objNs !== eventNs) causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+    // An Event about a cluster-scoped object (no involvedObject namespace) is in "default" (kube 1.20 refuses it
+    // anywhere else); any other names its own namespace as the object's.
+    if (objNs === '' ? eventNs !== '' && eventNs !== 'default' : objNs !== eventNs) {
+      causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
+    }
     return causes;
   }
   if (objNs === '' ? eventNs !== 'default' && eventNs !== 'kube-system' : false) {

@@ -2,6 +2,8 @@
 // go where kube puts them, the "default" namespace, but the tenant's: upstream
 // `<id>-default`, so `kubectl get events` and `kubectl describe crb` show them
 // to that tenant and to no other. Events about namespaced objects go with them.
+// There the Event's involvedObject names that namespace (event-recorder.ts), as a real
+// host requires outside "default"; the gateway shows it without one (event-scope.ts).
 import { toUpstreamNamespace } from '../../core/tenancy/names.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';

@@ -19,7 +19,10 @@ export interface EventRecorder {
 export interface EventRecorderOptions {
   upstream: Upstream;
   component: string;
-  /** Where Events about cluster-scoped objects go; kube uses "default". */
+  /**
+   * Where Events about cluster-scoped objects go; kube uses "default". Anywhere else (a tenant's `<id>-default`),
+   * the Event's involvedObject names that namespace too, the only way kube 1.20 takes it there.
+   */
   clusterScopedNamespace?: string;
   log?: (line: string) => void;
   now?: () => Date;
@@ -65,7 +68,9 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
             apiVersion: obj.apiVersion,
             kind: obj.kind,
             name: obj.metadata.name,
-            ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+            // kube's rule for an Event about a cluster-scoped object: in "default", or naming its own namespace
+            // as the object's (legacyValidateEvent); a tenant's Events go to `<id>-default`, so they name it.
+            ...(obj.metadata.namespace || namespace !== 'default' ? { namespace: obj.metadata.namespace || namespace } : {}),
             uid: obj.metadata.uid,
             resourceVersion: obj.metadata.resourceVersion,
           },

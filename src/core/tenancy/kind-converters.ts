@@ -19,6 +19,7 @@ import type { TenantContext } from './tenant-context.ts';
 import { HELD_NODE_SELECTOR_KEY, showTenantView } from '../propagation/host-hold.ts';
 import { serviceAccountTokenSecretRefusal } from './service-account-tokens.ts';
 import { scrubText } from './status-translation.ts';
+import { clusterScopedEventRefIn, clusterScopedEventRefOut } from './event-scope.ts';
 import { toUpstreamSubjects } from './rbac-subjects.ts';
 import { mapLabelKeys, MAX_LABEL_PREFIX, overlongRoleLabelKey, toTenantRoleLabelKey, toUpstreamRoleLabelKey } from './cluster-role-labels.ts';
 
@@ -199,15 +200,26 @@ function scrubEventText(ctx: TenantContext, obj: KubeObject, field: 'message' | 
   if (typeof text === 'string') (obj as Obj)[field] = scrubText(ctx.id, text, ctx.isTenantId);
 }
 
-const coreEvent: KindConverter = {
-  in(ctx, obj) { refIn(ctx, obj, 'involvedObject'); refIn(ctx, obj, 'related'); },
-  out(ctx, obj) { refOut(ctx, obj, 'involvedObject'); refOut(ctx, obj, 'related'); scrubEventText(ctx, obj, 'message'); return true; },
-};
-
-const eventsEvent: KindConverter = {
-  in(ctx, obj) { refIn(ctx, obj, 'regarding'); refIn(ctx, obj, 'related'); },
-  out(ctx, obj) { refOut(ctx, obj, 'regarding'); refOut(ctx, obj, 'related'); scrubEventText(ctx, obj, 'note'); return true; },
-};
+/** Events: the reference (`involvedObject` or `regarding`) as kube 1.20 takes it on a real host (event-scope.ts). */
+function eventConverter(refKey: 'involvedObject' | 'regarding', textKey: 'message' | 'note'): KindConverter {
+  return {
+    in(ctx, obj) {
+      const namespace = obj.metadata?.namespace;
+      clusterScopedEventRefIn(ctx, obj, refKey, namespace ? toTenantNamespace(ctx.id, namespace) : undefined);
+      refIn(ctx, obj, refKey);
+      refIn(ctx, obj, 'related');
+    },
+    out(ctx, obj) {
+      refOut(ctx, obj, refKey);
+      clusterScopedEventRefOut(ctx, obj, refKey);
+      refOut(ctx, obj, 'related');
+      scrubEventText(ctx, obj, textKey);
+      return true;
+    },
+  };
+}
+const coreEvent = eventConverter('involvedObject', 'message');
+const eventsEvent = eventConverter('regarding', 'note');
 
 const endpoints: KindConverter = {
   in(ctx, obj) { for (const a of endpointAddressLists(obj)) refIn(ctx, a, 'targetRef'); },

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCatchUp } from '../../../src/kube/informer-catch-up.ts';
 import type { Informer } from '../../../src/kube/informer.ts';
@@ -26,6 +26,25 @@ function upstreamAt(state: { rv: number; probes: Array<Record<string, string> | 
   } as unknown as Upstream;
 }
 
+// The catch-up's deadline, its polling and the fake upstream's delays all run on
+// node:test's fake clock (setTimeout and Date): each step below happens at an
+// exact fake time, however busy the machine is.
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
+afterEach(() => mock.timers.reset());
+
+/** Advances the fake clock 1 ms at a time, letting promises run between steps, until `p` settles (bounded). */
+async function settle<T>(p: Promise<T>, limitMs = 5_000): Promise<{ value: T; atMs: number }> {
+  let settled: { value: T } | undefined;
+  void p.then((value) => { settled = { value }; });
+  const start = Date.now();
+  for (let i = 0; i <= limitMs; i++) {
+    await new Promise((r) => setImmediate(r));
+    if (settled) return { value: settled.value, atMs: Date.now() - start };
+    mock.timers.tick(1);
+  }
+  throw new Error(`not settled after ${limitMs} ms of fake time`);
+}
+
 describe('informer catch-up before a refusal', () => {
   it('waits until every informer reaches the probed version, asking for progress', async () => {
     const a = { rv: 10, progress: true };
@@ -35,16 +54,18 @@ describe('informer catch-up before a refusal', () => {
     const result = catchUp(1_000);
     setTimeout(() => { a.rv = 15; }, 20);
     setTimeout(() => { b.rv = 16; }, 40);
-    assert.equal(await result, true);
+    const { value, atMs } = await settle(result);
+    assert.equal(value, true);
+    assert.ok(atMs >= 40 && atMs <= 45, `answered at ${atMs} ms: after the slower informer got there, within one poll`);
     assert.equal(state.probes.length, 1);
     assert.equal(state.probes[0]?.[PROGRESS_REQUEST_HEADER], 'true');
   });
 
   it('gives up at the deadline when an informer never gets there', async () => {
     const state = { rv: 15, probes: [] as Array<Record<string, string> | undefined> };
-    const started = Date.now();
-    assert.equal(await createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }), PROBE)(60), false);
-    assert.ok(Date.now() - started < 500);
+    const { value, atMs } = await settle(createCatchUp(upstreamAt(state), informers({ rv: 10, progress: true }), PROBE)(60));
+    assert.equal(value, false);
+    assert.ok(atMs >= 60 && atMs <= 65, `gave up at ${atMs} ms: at the deadline, within one poll`);
   });
 
   it('does not even probe an upstream that does not bookmark on request', async () => {
@@ -58,13 +79,13 @@ describe('informer catch-up before a refusal', () => {
     const state = { rv: 20, probes: [] as Array<Record<string, string> | undefined>, delayMs: 30 };
     const catchUp = createCatchUp(upstreamAt(state), informers(informer), PROBE);
     const first = catchUp(1_000);
-    await new Promise((r) => setTimeout(r, 5));
+    await settle(new Promise((r) => setTimeout(r, 5)));
     // A write lands after the first probe read the version: the later callers need a newer probe.
     state.rv = 21;
     const later = Array.from({ length: 5 }, () => catchUp(200));
-    assert.equal(await first, true);
+    assert.equal((await settle(first)).value, true);
     setTimeout(() => { informer.rv = 21; }, 10);
-    assert.deepEqual(await Promise.all(later), [true, true, true, true, true]);
+    assert.deepEqual((await settle(Promise.all(later))).value, [true, true, true, true, true]);
     assert.equal(state.probes.length, 2, 'six callers, two probes');
   });
 });

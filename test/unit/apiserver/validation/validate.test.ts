@@ -181,6 +181,17 @@ const cases: Case[] = [
     name: 'event about another namespace', def: def('events'), obj: { involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' } },
     want: ['involvedObject.namespace: Invalid value: "other": does not match event.namespace'],
   },
+  {
+    // kube 1.20's legacyValidateEvent: about a cluster-scoped object, only in "default" (or naming its own namespace).
+    name: 'event about a cluster-scoped object outside default', def: def('events'), ns: 'abcdef-default',
+    obj: { involvedObject: { kind: 'ClusterRole', name: 'r' } },
+    want: ['involvedObject.namespace: Invalid value: "": does not match event.namespace'],
+  },
+  { name: 'event about a cluster-scoped object in default', def: def('events'), obj: { involvedObject: { kind: 'ClusterRole', name: 'r' } }, want: [] },
+  {
+    name: 'event about a cluster-scoped object naming its own namespace', def: def('events'), ns: 'abcdef-default',
+    obj: { involvedObject: { kind: 'ClusterRole', name: 'r', namespace: 'abcdef-default' } }, want: [],
+  },
   { name: 'lease zero duration', def: def('leases', 'coordination.k8s.io'), obj: { spec: { leaseDurationSeconds: 0 } }, want: ['spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0'] },
 ];
 
