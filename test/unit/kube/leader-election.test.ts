@@ -1,12 +1,11 @@
 // Leader election: the pure decision (buildLeaseRecord) as a table, and the
 // elector's loop against a one-Lease in-memory upstream with optimistic
 // concurrency, so conflicts, releases and failed renewals are exact.
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import type { Upstream, UpstreamResponse } from '../../../src/kube/upstream.ts';
 import { buildLeaseRecord, formatMicroTime, startLeaderElection, validateTimings, type LeaseRecord } from '../../../src/kube/leader-election.ts';
-import { eventually } from '../../helpers/poll.ts';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const rec = (over: Partial<LeaseRecord>): LeaseRecord => ({ holderIdentity: '', leaseDurationSeconds: 15, acquireTime: '', renewTime: '', leaseTransitions: 0, ...over });
@@ -75,17 +74,47 @@ class LeaseUpstream implements Upstream {
 
 const fast = { leaseDurationSeconds: 1, renewDeadline: 0.5, retryPeriod: 0.05 };
 
+/**
+ * Virtual time: the elector's sleeps and deadlines run on node:test's fake setTimeout and Date, stepped one
+ * millisecond at a time; the in-memory upstream answers on real setImmediate turns, several per step. So the
+ * figures below are exact in the elector's time, whatever the machine's load.
+ */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
+}
+async function advance(ms: number): Promise<void> {
+  for (let i = 0; i < ms; i++) {
+    mock.timers.tick(1);
+    await settle();
+  }
+}
+/** Steps virtual time until `cond` holds; how many virtual ms it took. */
+async function until(cond: () => boolean, what: string, maxMs: number): Promise<number> {
+  const start = Date.now();
+  await settle();
+  while (!cond()) {
+    if (Date.now() - start >= maxMs) throw new Error(`${what}: not within ${maxMs} ms of the elector's time`);
+    await advance(1);
+  }
+  return Date.now() - start;
+}
+
 describe('startLeaderElection (in-memory upstream)', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: T0 }));
+  afterEach(() => mock.timers.reset());
+  const now = (): number => Date.now();
+
   it('creates the Lease, leads, renews, and releases on stop', async () => {
     const up = new LeaseUpstream();
     const events: string[] = [];
-    const e = startLeaderElection({ upstream: up, identity: 'a', ...fast, onStartedLeading: () => { events.push('start'); }, onStoppedLeading: () => { events.push('stop'); } });
-    await eventually(async () => e.isLeader(), 'a to lead', { timeoutMs: 2000, intervalMs: 10 });
+    const e = startLeaderElection({ upstream: up, identity: 'a', ...fast, now, onStartedLeading: () => { events.push('start'); }, onStoppedLeading: () => { events.push('stop'); } });
+    await until(() => e.isLeader(), 'a to lead', 100);
     assert.equal(up.lease?.spec.holderIdentity, 'a');
     assert.equal(up.lease?.metadata.namespace, 'warren-system');
     assert.equal(up.lease?.metadata.name, 'warren-controllers');
     const renewed = up.lease?.spec.renewTime;
-    await eventually(async () => up.lease?.spec.renewTime !== renewed, 'a renewal', { timeoutMs: 2000, intervalMs: 10 });
+    const took = await until(() => up.lease?.spec.renewTime !== renewed, 'a renewal', 1000);
+    assert.ok(took >= 50 && took <= 60, `renewed after ${took} ms: one retry period`);
     await e.stop();
     assert.equal(e.isLeader(), false);
     assert.deepEqual(events, ['start', 'stop']);
@@ -95,20 +124,19 @@ describe('startLeaderElection (in-memory upstream)', () => {
 
   it('a second candidate waits while the holder renews, and takes a released Lease at once', async () => {
     const up = new LeaseUpstream();
-    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
-    await eventually(async () => a.isLeader(), 'a to lead', { timeoutMs: 2000, intervalMs: 10 });
-    const b = startLeaderElection({ upstream: up, identity: 'b', ...fast, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
+    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, now, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
+    await until(() => a.isLeader(), 'a to lead', 100);
+    const b = startLeaderElection({ upstream: up, identity: 'b', ...fast, now, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
     // Two lease durations: a keeps renewing, so b must never lead.
-    const until = Date.now() + 2000;
-    while (Date.now() < until) {
+    for (let t = 0; t < 2000; t += 10) {
+      await advance(10);
       assert.ok(!(a.isLeader() && b.isLeader()), 'never two leaders');
       assert.equal(b.isLeader(), false);
-      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(a.isLeader(), true);
     }
-    const stoppedAt = Date.now();
     await a.stop();
-    await eventually(async () => b.isLeader(), 'b to take over', { timeoutMs: 1000, intervalMs: 10 });
-    assert.ok(Date.now() - stoppedAt < 1000, 'released: faster than a lease duration');
+    const took = await until(() => b.isLeader(), 'b to take over', 1000);
+    assert.ok(took <= 100, `released: b took over after ${took} ms, its next retry (a lease duration is 1000)`);
     assert.equal(up.lease?.spec.leaseTransitions, 1);
     await b.stop();
   });
@@ -117,32 +145,30 @@ describe('startLeaderElection (in-memory upstream)', () => {
     const up = new LeaseUpstream();
     let stops = 0;
     let starts = 0;
-    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, onStartedLeading: () => { starts++; }, onStoppedLeading: () => { stops++; } });
-    await eventually(async () => a.isLeader(), 'a to lead', { timeoutMs: 2000, intervalMs: 10 });
+    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, now, onStartedLeading: () => { starts++; }, onStoppedLeading: () => { stops++; } });
+    await until(() => a.isLeader(), 'a to lead', 100);
     up.down = true;
-    const downAt = Date.now();
-    await eventually(async () => !a.isLeader(), 'a to step down', { timeoutMs: 2000, intervalMs: 10 });
-    // It must step down before the Lease could expire for a peer (renewDeadline < leaseDuration).
-    assert.ok(Date.now() - downAt < 1000, `stepped down after ${Date.now() - downAt} ms`);
+    const took = await until(() => !a.isLeader(), 'a to step down', 2000);
+    // It keeps trying for renewDeadline (500 ms), and steps down before the Lease could expire for a peer (1000 ms).
+    assert.ok(took >= 500 && took < 1000, `stepped down after ${took} ms`);
     assert.equal(stops, 1);
     up.down = false;
-    await eventually(async () => a.isLeader(), 'a to lead again', { timeoutMs: 2000, intervalMs: 10 });
+    await until(() => a.isLeader(), 'a to lead again', 2000);
     assert.equal(starts, 2);
     await a.stop();
   });
 
   it('a crashed holder (no release) is replaced only after its lease duration', async () => {
     const up = new LeaseUpstream();
-    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
-    await eventually(async () => a.isLeader(), 'a to lead', { timeoutMs: 2000, intervalMs: 10 });
-    const b = startLeaderElection({ upstream: up, identity: 'b', ...fast, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
-    await new Promise((r) => setTimeout(r, 100)); // b has seen a's record
-    const crashedAt = Date.now();
+    const a = startLeaderElection({ upstream: up, identity: 'a', ...fast, now, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
+    await until(() => a.isLeader(), 'a to lead', 100);
+    const b = startLeaderElection({ upstream: up, identity: 'b', ...fast, now, onStartedLeading: () => undefined, onStoppedLeading: () => undefined });
+    await advance(100); // b has seen a's record
     await a.stop({ release: false });
     assert.equal(up.lease?.spec.holderIdentity, 'a');
-    await eventually(async () => b.isLeader(), 'b to take over', { timeoutMs: 3000, intervalMs: 10 });
-    const took = Date.now() - crashedAt;
-    assert.ok(took >= 800 && took < 2000, `took over after ${took} ms`);
+    const took = await until(() => b.isLeader(), 'b to take over', 3000);
+    // b judges validity from when it last saw the record change (a renewed every 50 ms): a lease duration after that.
+    assert.ok(took >= 900 && took <= 1100, `took over after ${took} ms`);
     await b.stop();
   });
 });
