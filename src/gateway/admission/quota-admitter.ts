@@ -4,14 +4,14 @@
 // write of the tenant sees this one; the final object (create/update body,
 // patched object, an apply's merged dry-run result) is judged right before it is sent.
 // Semantics: core/tenancy/quota; why a lock: docs/adr/0010-tenant-resource-quota.md.
-import { hasQuotaLimits, statusWriteRefusal, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
+import { hasQuotaLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { Admitter, AdmitterRun } from './admission-chain.ts';
 import { createTenantLocks } from './quota-locks.ts';
 import { createQuotaUsageCache, type QuotaUsageCache, type TenantObjects } from './quota-usage-cache.ts';
 import { answered, succeeded } from './response-answered.ts';
-import { freesQuota, isCountedStatusWrite, judgeWrite, quotaTargetOf, type JudgedWrite } from './quota-write.ts';
+import { freesQuota, judgeWrite, quotaTargetOf, type JudgedWrite } from './quota-write.ts';
 
 export interface QuotaAdmitterOptions {
   upstream: Upstream;
@@ -36,10 +36,6 @@ export function quotaAdmitter(options: QuotaAdmitterOptions): Admitter {
   return {
     name: 'quota',
     async start({ ctx, info, fwd, res }): Promise<AdmitterRun | undefined> {
-      if (isCountedStatusWrite(info, fwd.group) && limitsOf(ctx.id)) {
-        options.onRefusal?.(ctx.id);
-        throw statusWriteRefusal({ group: fwd.group, resource: info.resource, ...(info.name ? { name: info.name } : {}) });
-      }
       const target = quotaTargetOf(info, fwd.group);
       const limits = target ? limitsOf(ctx.id) : undefined;
       if (!target || !limits) {

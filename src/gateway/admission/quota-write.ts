@@ -32,18 +32,6 @@ export function quotaTargetOf(info: RequestInfo, group: string): QuotaTarget | u
   return { group, resource: info.resource, scale: false };
 }
 
-// Counted resources whose status the quota reads (a Succeeded/Failed pod, a finished Job or its succeeded count).
-const STATUS_READ = new Set(['/pods', 'batch/jobs']);
-
-/**
- * A write of a status the quota counts by (object-demand.ts): a tenant that marks a running pod Succeeded or its
- * Job Complete stops it counting while it runs. kube's admin and edit roles cannot write these either (kubelet's
- * and the Job controller's), so under a quota the gateway refuses them (session 14, v2).
- */
-export function isCountedStatusWrite(info: RequestInfo, group: string): boolean {
-  return info.isResourceRequest && WRITES.has(info.verb) && info.subresource === 'status' && STATUS_READ.has(keyOf(group, info.resource));
-}
-
 /** Does a delete of this resource free quota (the snapshot must be read again)? */
 export function freesQuota(info: RequestInfo, group: string): boolean {
   if (info.verb !== 'delete' && info.verb !== 'deletecollection') return false;
@@ -92,10 +80,7 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
     obj = typeof replicas === 'number' && isHeld(stored.obj) ? setHeldReplicas(stored.obj, replicas) : { ...stored.obj, spec: { ...(stored.obj.spec as object), replicas } };
   } else {
     obj = (input.apply && stored ? mergeApplied(stored.obj, input.written) : input.written) as KubeObject;
-    // The uid is the server's (kube ignores one in a create): the quota links controlled objects by it (object-demand.ts).
-    const { uid: _written, ...metadata } = obj.metadata ?? {};
-    const uid = stored?.obj.metadata?.uid;
-    obj = { ...obj, metadata: { ...metadata, namespace, name, ...(uid ? { uid } : {}) } };
+    obj = { ...obj, metadata: { ...(obj.metadata ?? {}), namespace, name } };
   }
   const next: QuotaObject = { group: target.group, resource: target.resource, obj };
   const subjectName = name || obj.metadata.generateName || '';

@@ -8,14 +8,8 @@
 //   template (0 when suspended; session 14: before, 0, and the Jobs the host's
 //   controller made from it were never judged); DaemonSet one pod (the node count
 //   is the platform's: a tenant whose quota limits pods, cpu or memory may not
-//   create one, quota-write.ts). A Pod, ReplicaSet or Job that a counted
-//   workload of the tenant controls (controller reference, by uid) counts under
-//   it: the controller counts the larger of its own demand and the sum of what
-//   it controls (session 14, v2: before, anything naming such a controller
-//   counted 0, and a controller reference is the tenant's to write, so a Job
-//   claimed by a suspended CronJob, or made by `kubectl create job
-//   --from=cronjob` and widened, ran pods no template counted). A reference to
-//   no counted object of the tenant takes nothing away: the object counts itself.
+//   create one, quota-write.ts). Pods, ReplicaSets and Jobs a counted workload
+//   controls are not counted again (its template already is).
 // - count/pods (session 14): the pods the same objects ask for, against
 //   objectsPerResource: the pods controllers make never pass the gateway, so the
 //   count of pod objects (ADR 31) alone let a Deployment of 600 replicas run 600.
@@ -26,7 +20,7 @@
 // members within it (core/propagation/trust/member-demand.ts, member-quota-share.ts).
 import type { KubeObject } from '../../types.ts';
 import { buildPodDemand, type DefaultRequest } from './pod-demand.ts';
-import { add, compare, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
+import { add, quantityOf, times, ZERO, type Rational } from './quantity-math.ts';
 import { fromHeld, isHeld } from '../../propagation/host-hold.ts';
 import { podSpecOf } from './missing-requests.ts';
 
@@ -97,22 +91,19 @@ export function collectionPaths(key: string): string[] {
   return versions.map((v) => `/apis/${group}/${v}/${resource}`);
 }
 
-// The kinds whose template stands for what they control, by the controlled resource.
-const CONTROLLER_KINDS: Record<string, ReadonlyMap<string, string>> = {
-  '/pods': new Map([['ReplicaSet', 'apps/replicasets'], ['StatefulSet', 'apps/statefulsets'], ['DaemonSet', 'apps/daemonsets'], ['Job', 'batch/jobs'], ['ReplicationController', '/replicationcontrollers']]),
-  'apps/replicasets': new Map([['Deployment', 'apps/deployments']]),
-  'batch/jobs': new Map([['CronJob', 'batch/cronjobs']]),
+// Owners whose template already counts what they create.
+const COUNTED_OWNERS: Record<string, ReadonlySet<string>> = {
+  '/pods': new Set(['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController']),
+  'apps/replicasets': new Set(['Deployment']),
+  'batch/jobs': new Set(['CronJob']),
 };
 
 export const keyOf = (group: string, resource: string): string => `${group}/${resource}`;
 
-/** The group/resource and uid of the counted controller an object of `key` names, if any. */
-function controllerOf(key: string, obj: KubeObject): { key: string; uid: string } | undefined {
-  const kinds = CONTROLLER_KINDS[key];
-  const refs = obj.metadata?.ownerReferences;
-  const ref = Array.isArray(refs) ? refs.find((r) => r?.controller === true) : undefined;
-  const controllerKey = ref && typeof ref.uid === 'string' ? kinds?.get(ref.kind) : undefined;
-  return controllerKey && ref ? { key: controllerKey, uid: ref.uid } : undefined;
+function countedElsewhere(key: string, obj: KubeObject): boolean {
+  const owners = COUNTED_OWNERS[key];
+  const controller = obj.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  return owners !== undefined && controller !== undefined && owners.has(controller.kind);
 }
 
 /** The pods one object of group/resource `key` asks for; undefined for what runs no pods. */
@@ -124,10 +115,11 @@ export function podsOf(key: string, obj: KubeObject): number | undefined {
   return WORKLOADS.get(key)?.(obj);
 }
 
-/** requests.cpu, requests.memory and count/pods of one object's own template (0 for what does not run pods). */
+/** requests.cpu, requests.memory and count/pods of one object (0 for what does not run pods). */
 export function buildComputeDemand(item: QuotaObject, defaults?: DefaultRequest): Usage {
   const key = keyOf(item.group, item.resource);
   const usage = emptyUsage();
+  if (countedElsewhere(key, item.obj)) return usage;
   const pods = podsOf(key, item.obj);
   if (pods === undefined) return usage;
   const pod = buildPodDemand(podSpecOf(key, item.obj), defaults);
@@ -162,46 +154,16 @@ export function buildClaims(items: Iterable<QuotaObject>): Map<string, Rational>
   return claims;
 }
 
-const COMPUTE = ['requests.cpu', 'requests.memory', 'count/pods'] as const;
-type Node = { key: string; item: QuotaObject; own: Usage; children: Usage };
-
-/** A node's demand: the larger of its own and the sum of what it controls, per resource. */
-function nodeTotal(node: Node): Usage {
-  const out = emptyUsage();
-  for (const r of COMPUTE) out[r] = compare(node.own[r], node.children[r]) >= 0 ? node.own[r] : node.children[r];
-  return out;
-}
-
-// Controlled kinds nest at most two deep (Pod under Job under CronJob, Pod under ReplicaSet under Deployment): leaves first.
-const depth = (key: string): number => (key === '/pods' ? 0 : key === 'apps/replicasets' || key === 'batch/jobs' ? 1 : 2);
-
-/**
- * requests.cpu, requests.memory and count/pods of a set of objects: each controlled object (its controller
- * among them, by uid and resource) counts under its controller, which counts the larger of its own demand
- * and the sum of theirs, per resource; every other object counts its own. Adding an object never lowers it.
- */
-function buildComputeUsage(list: readonly QuotaObject[], defaults: DefaultRequest | undefined): Usage {
-  const nodes: Node[] = list.map((item) => ({ item, key: keyOf(item.group, item.resource), own: buildComputeDemand(item, defaults), children: emptyUsage() }));
-  const byUid = new Map<string, Node>();
-  for (const node of nodes) {
-    const uid = node.item.obj.metadata?.uid;
-    if (typeof uid === 'string' && uid !== '' && !byUid.has(uid)) byUid.set(uid, node);
-  }
-  const usage = emptyUsage();
-  for (const node of [...nodes].sort((x, y) => depth(x.key) - depth(y.key))) {
-    const ref = controllerOf(node.key, node.item.obj);
-    const parent = ref ? byUid.get(ref.uid) : undefined;
-    const into = parent && parent.key === ref?.key && parent !== node ? parent.children : usage;
-    const sum = nodeTotal(node);
-    for (const r of COMPUTE) into[r] = add(into[r], sum[r]);
-  }
-  return usage;
-}
-
 /** The tenant's usage over everything it has of the counted resources. */
 export function buildUsage(items: Iterable<QuotaObject>, defaults?: DefaultRequest): Usage {
   const list = [...items];
-  const usage = buildComputeUsage(list, defaults);
+  const usage = emptyUsage();
+  for (const item of list) {
+    const d = buildComputeDemand(item, defaults);
+    usage['requests.cpu'] = add(usage['requests.cpu'], d['requests.cpu']);
+    usage['requests.memory'] = add(usage['requests.memory'], d['requests.memory']);
+    usage['count/pods'] = add(usage['count/pods'], d['count/pods']);
+  }
   for (const storage of buildClaims(list).values()) usage['requests.storage'] = add(usage['requests.storage'], storage);
   return usage;
 }

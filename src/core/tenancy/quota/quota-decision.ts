@@ -56,11 +56,6 @@ export function unboundedPodsRefusal(subject: WriteSubject): ApiError {
   return forbidden(subject, `failed quota: ${TENANT_QUOTA_NAME}: a DaemonSet runs one pod on every node of a cluster, a number the tenant's quota on pods, cpu and memory cannot bound; run the pods as a Deployment or StatefulSet`);
 }
 
-/** The quota counts pods and Jobs by their status (a finished one counts 0): under a quota, that status is the cluster's alone. */
-export function statusWriteRefusal(subject: WriteSubject): ApiError {
-  return forbidden(subject, `failed quota: ${TENANT_QUOTA_NAME}: the status of ${subject.resource} is the cluster's to write, and the quota counts by it`);
-}
-
 function forbidden(subject: WriteSubject, reason: string): ApiError {
   const what = subject.group ? `${subject.resource}.${subject.group}` : subject.resource;
   const prefix = subject.name ? `${what} "${subject.name}"` : what;
