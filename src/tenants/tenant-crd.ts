@@ -38,7 +38,7 @@ export interface TenantSpec {
   id?: string;
   displayName?: string;
   users?: TenantUser[];
-  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: Quantity; memory?: Quantity; storage?: Quantity; defaultRequest?: { cpu?: Quantity; memory?: Quantity } };
+  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: Quantity; memory?: Quantity; storage?: Quantity };
   podSecurity?: TenantPodSecurity;
   clusters?: { names?: string[]; labelSelector?: LabelSelector };
   /** Where the tenant's pods may run (ADR 0043): forced node selector, allowed tolerations. */

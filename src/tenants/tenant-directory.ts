@@ -23,7 +23,7 @@ export interface TenantInfo {
   /** The Tenant's spec.placement (ADR 0043); absent fields fall back to the platform's default. */
   placement?: PlacementSpec;
   /** Tenant-wide limits enforced by the gateway at admission. */
-  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number; defaultRequest?: { cpu?: string | number; memory?: string | number } };
+  quota?: { namespaces?: number; objectsPerResource?: number; cpu?: string | number; memory?: string | number; storage?: string | number };
   /** The Tenant's spec.defaultPlacement: it claims every workload no policy selects (held at create time, ADR 0023). */
   defaultPlacement?: Record<string, unknown>;
   /** The tenant's own fairness limits (gateway/fairness), overriding the gateway's defaults. */

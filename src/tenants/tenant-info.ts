@@ -30,7 +30,6 @@ export function tenantInfoOf(tenant: Tenant): TenantInfo | undefined {
     if (quota.namespaces !== undefined) info.quota.namespaces = quota.namespaces;
     if (quota.objectsPerResource !== undefined) info.quota.objectsPerResource = quota.objectsPerResource;
     for (const k of ['cpu', 'memory', 'storage'] as const) if (quota[k] !== undefined) info.quota[k] = quota[k];
-    if (quota.defaultRequest) info.quota.defaultRequest = { ...quota.defaultRequest };
   }
   return info;
 }

@@ -153,8 +153,6 @@ describe('adversarial: tenants cannot steer the propagation engine', { timeout: 
     acmeId = env.idOf('acme');
     globexId = env.idOf('globex');
     host = createUpstream({ path: env.up().adminKubeconfigPath });
-    // globex's Deployment is duplicated on both members: under a quota on pods, cpu or memory the second copy is refused (session 14).
-    await env.liftPodLimits('globex');
     await env.apply('acme', ACME, 'acme.yaml');
     for (const m of MEMBERS) await eventually(() => onMember(m, `/api/v1/namespaces/${acmeId}-prod/configmaps/settings`), `acme settings on ${m}`);
     for (const m of MEMBERS) {

@@ -124,10 +124,8 @@ describe('propagateDeps: a workload\'s ConfigMaps and Secrets follow it to the m
     (await Promise.all(MEMBERS.map((m) => onMember(m, resource, name)))).every((o) => o === undefined);
   const bindingNames = async (): Promise<string[]> => (await acme('get', 'resourcebindings', '-o', 'name')).trim().split('\n').filter(Boolean);
 
-  before(async () => {
+  before(() => {
     acmeId = env.idOf('acme');
-    // The Deployments here are duplicated on both members: under a quota on pods, cpu or memory the second copy is refused (session 14).
-    await env.liftPodLimits('acme');
   });
 
   it('brings the mounted ConfigMap to both members under the tenant prefix, through an attached binding', async () => {

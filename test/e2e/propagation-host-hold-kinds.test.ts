@@ -108,8 +108,6 @@ describe('propagation: every workload kind is held on the host, the tenant keeps
   before(async () => {
     ns = `${env.idOf('acme')}-default`;
     host = createUpstream({ path: env.up().adminKubeconfigPath });
-    // The DaemonSet's hold is the subject here: under a quota on pods, cpu or memory one is refused (session 14).
-    await env.liftPodLimits('acme');
     await env.apply('acme', KINDS, 'kinds.yaml');
   });
   after(() => host?.close());

@@ -34,12 +34,6 @@ export interface PropagationEnv {
   apply(tenant: string, text: string, file: string): Promise<void>;
   /** Deletes the Tenant on the host, as a platform admin, and waits until it is gone. */
   deleteTenant(tenant: string, timeoutMs: number): Promise<void>;
-  /**
-   * Drops the limits of the tenant's quota that bound pods (cpu, memory, objectsPerResource), as a platform admin, for a
-   * test about something else: under them a DaemonSet, or a template duplicated on several members, is refused
-   * (session 14, member-quota-share.ts). Resolves once the gateway admits a DaemonSet of the tenant (a server dry run).
-   */
-  liftPodLimits(tenant: string): Promise<void>;
 }
 
 /** kubectl 1.33 as a tenant of a Warren whose data directory is `root` (its kubeconfigs under tenants/). */
@@ -92,19 +86,6 @@ export function usePropagationEnv(name: string, tuning?: UpOptions['tuning']): P
     run,
     as,
     apply,
-    async liftPodLimits(tenant) {
-      const host = createUpstream({ path: this.up().adminKubeconfigPath });
-      try {
-        const lifted = { spec: { quota: { cpu: null, memory: null, objectsPerResource: null, defaultRequest: null } } };
-        const res = await host.request('PATCH', `/apis/tenancy.warren.dev/v1alpha1/tenants/${tenant}`, lifted, { 'Content-Type': 'application/merge-patch+json' });
-        assert.equal(res.status, 200, `lift ${tenant}'s pod limits: ${res.status}`);
-      } finally {
-        host.close();
-      }
-      const probe = join(root, `${tenant}-daemonset-probe.yaml`);
-      writeFileSync(probe, 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: { name: probe, namespace: default }\nspec: { selector: { matchLabels: { app: probe } }, template: { metadata: { labels: { app: probe } }, spec: { securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }, containers: [{ name: c, image: nginx, securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }] } } }\n');
-      await eventually(async () => (await run(tenant, 'create', '--dry-run=server', '-f', probe)).code === 0, `${tenant}'s quota without pod limits at the gateway`, { timeoutMs: 60_000 });
-    },
     async deleteTenant(tenant, timeoutMs) {
       const host = createUpstream({ path: this.up().adminKubeconfigPath });
       const path = `/apis/tenancy.warren.dev/v1alpha1/tenants/${tenant}`;

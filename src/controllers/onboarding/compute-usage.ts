@@ -7,27 +7,14 @@
 // not the enforcement: the gateway checks at admission from its own reads.
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
-import type { KubeObject } from '../../core/types.ts';
-import { ApiError } from '../../core/api-error.ts';
-import { buildUsage, collectionPaths, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
+import { buildUsage, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { formatUsage, hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { TenantStatus } from '../../tenants/tenant-crd.ts';
 import type { ObjectClient } from '../../kube/object-client.ts';
 import { NAMESPACES_PATH } from './reconcile-namespaces.ts';
 import { NOT_EXECUTION_SPACE } from '../../core/propagation/execution-space.ts';
 
-/** The tenant's objects of one counted collection; a version the upstream does not serve (404) gives way to the next. */
-async function listCounted(client: ObjectClient, key: string, selector: string): Promise<KubeObject[]> {
-  const paths = collectionPaths(key);
-  for (const [i, path] of paths.entries()) {
-    try {
-      return await client.list(path, selector);
-    } catch (err) {
-      if (i === paths.length - 1 || !(err instanceof ApiError && err.code === 404)) throw err;
-    }
-  }
-  return [];
-}
+const collectionPath = (group: string, resource: string): string => (group ? `/apis/${group}/v1/${resource}` : `/api/v1/${resource}`);
 
 /** Usage for status; cpu, memory and storage only when the quota limits one of them (they cost more LISTs). */
 export async function computeUsage(client: ObjectClient, id: string, quota?: ResourceLimits): Promise<NonNullable<TenantStatus['usage']>> {
@@ -39,7 +26,7 @@ export async function computeUsage(client: ObjectClient, id: string, quota?: Res
   const items: QuotaObject[] = [];
   await Promise.all(COUNTED_RESOURCES.map(async (key) => {
     const [group = '', resource = ''] = key.split('/');
-    for (const obj of await listCounted(client, key, selector)) if (visibleToTenant(id, obj)) items.push({ group, resource, obj });
+    for (const obj of await client.list(collectionPath(group, resource), selector)) if (visibleToTenant(id, obj)) items.push({ group, resource, obj });
   }));
-  return { namespaces: visibleNamespaces.length, ...formatUsage(buildUsage(items, quota.defaultRequest), quota) };
+  return { namespaces: visibleNamespaces.length, ...formatUsage(buildUsage(items), quota) };
 }

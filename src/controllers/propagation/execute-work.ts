@@ -19,7 +19,6 @@ import { refuseReservedReferences } from '../../core/propagation/trust/member-re
 import { refuseDemandAbove } from '../../core/propagation/trust/member-demand.ts';
 import { holdToPlacement } from '../../core/propagation/trust/member-placement.ts';
 import { placementContractOf, SAFE_PLACEMENT, type PlacementContract } from '../../core/tenancy/pod-placement.ts';
-import { refusePlacementAbove, shareOf } from '../../core/propagation/trust/member-quota-share.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import { errorMessage, scrubForTenant, type EngineContext } from './engine-context.ts';
 import { suspendedFor, type BindingPlan } from './binding-plan.ts';
@@ -96,10 +95,9 @@ export async function executeOnMember(ctx: EngineContext, run: Execution): Promi
  * whatever the template says under those keys, a Namespace with the tenant's Pod Security labels, cluster-wide
  * RBAC scoped or refused (ADR 20), a reserved priority class or a claim's volume refused (member-references.ts), the tenant's
  * placement contract held (member-placement.ts, ADR 0043: the platform's default unless the Tenant says), a copy asking for more than its
- * share of the template refused (member-demand.ts), and a cluster beyond what the quota counted (member-quota-share.ts). Pure: the
- * steering property test judges exactly this.
+ * template refused (member-demand.ts). Pure: the steering property test judges exactly this.
  */
-export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned' | 'targets' | 'divided'>, clusterName: string, manifest: KubeObject, platform: PlacementContract = SAFE_PLACEMENT): MemberRbac {
+export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'marks' | 'tenant' | 'workName' | 'pruned'>, clusterName: string, manifest: KubeObject, platform: PlacementContract = SAFE_PLACEMENT): MemberRbac {
   const podSecurity = plan.tenant.spec?.podSecurity ?? 'baseline';
   const labels = isNamespaceRow(plan.resource) ? { ...plan.marks.labels, ...podSecurityLabels(podSecurity) } : plan.marks.labels;
   // The template generation as pruneTemplate stamped it (the engine's value): an override's goes with the other engine keys.
@@ -110,9 +108,7 @@ export function memberCopyFor(plan: Pick<BindingPlan, 'tctx' | 'resource' | 'mar
   };
   const copy = holdToPlacement(refuseReservedReferences(scopeRbacForMember(memberManifest(plan.tctx, manifest, { labels, annotations }))),
     placementContractOf(plan.tenant.spec?.placement, platform));
-  const share = shareOf(plan.pruned, plan.targets.find((t) => t.name === clusterName), plan.divided);
-  const placement = { targets: plan.targets, divided: plan.divided, quota: plan.tenant.spec?.quota };
-  return refusePlacementAbove(plan.resource, plan.pruned, placement, clusterName, refuseDemandAbove(plan.resource, share, copy));
+  return refuseDemandAbove(plan.resource, plan.pruned, copy);
 }
 
 interface ApplyInput {

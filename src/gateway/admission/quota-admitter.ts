@@ -4,7 +4,7 @@
 // write of the tenant sees this one; the final object (create/update body,
 // patched object, an apply's merged dry-run result) is judged right before it is sent.
 // Semantics: core/tenancy/quota; why a lock: docs/adr/0010-tenant-resource-quota.md.
-import { hasQuotaLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
+import { hasResourceLimits, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import type { Upstream } from '../../kube/upstream.ts';
 import type { TenantDirectory } from '../../tenants/tenant-directory.ts';
 import type { Admitter, AdmitterRun } from './admission-chain.ts';
@@ -30,7 +30,7 @@ export function quotaAdmitter(options: QuotaAdmitterOptions): Admitter {
   const answerTimeoutMs = options.answerTimeoutMs ?? 60_000;
   const limitsOf = (tenantId: string): ResourceLimits | undefined => {
     const quota = options.tenants.byId(tenantId)?.quota;
-    return hasQuotaLimits(quota) ? quota : undefined;
+    return hasResourceLimits(quota) ? quota : undefined;
   };
 
   return {

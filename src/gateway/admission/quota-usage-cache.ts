@@ -5,7 +5,7 @@
 // upstream's own controllers, another gateway replica) is seen once the
 // snapshot is older than the TTL or was invalidated by a delete.
 import type { KubeObject } from '../../core/types.ts';
-import { collectionPaths, COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
+import { COUNTED_RESOURCES, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
 import { TENANT_LABEL } from '../../core/tenancy/tenant-id.ts';
 import { visibleToTenant } from '../../core/tenancy/quota/tenant-visible.ts';
 import type { Upstream } from '../../kube/upstream.ts';
@@ -24,20 +24,19 @@ export interface QuotaUsageCache {
   invalidate(tenantId: string): void;
 }
 
+const VERSION: Record<string, string> = { '': 'v1', apps: 'v1', batch: 'v1' };
+
+function collectionPath(group: string, resource: string): string {
+  return group ? `/apis/${group}/${VERSION[group] ?? 'v1'}/${resource}` : `/api/v1/${resource}`;
+}
+
 async function listOwned(upstream: Upstream, group: string, resource: string, tenantId: string): Promise<KubeObject[]> {
-  const paths = collectionPaths(`${group}/${resource}`);
   const out: KubeObject[] = [];
   let next: string | undefined;
   do {
     const query = new URLSearchParams({ labelSelector: `${TENANT_LABEL}=${tenantId}`, limit: '500' });
     if (next) query.set('continue', next);
-    const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${paths[0] ?? ''}?${query.toString()}`);
-    // A version the upstream does not serve (CronJobs on 1.20): the next one; none served holds nothing.
-    if (answer.status === 404 && !next) {
-      paths.shift();
-      if (paths.length === 0) return out;
-      continue;
-    }
+    const answer = await upstream.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>('GET', `${collectionPath(group, resource)}?${query.toString()}`);
     // Unreadable usage must not let a write through unchecked: refuse with the upstream's answer.
     if (answer.status !== 200) throw new Error(`listing ${resource} for the tenant quota: HTTP ${answer.status}`);
     // Only what the tenant can see counts (tenant-visible.ts).

@@ -7,9 +7,8 @@ import type { ApiError } from '../../core/api-error.ts';
 import type { RequestInfo } from '../../core/request-info.ts';
 import type { KubeObject } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
-import { buildUsage, COUNTED_RESOURCES, keyOf, podsOf, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
-import { buildQuotaDecision, limitsPods, missingRequestsRefusal, requiredRequests, unboundedPodsRefusal, type ResourceLimits, type WriteSubject } from '../../core/tenancy/quota/quota-decision.ts';
-import { buildMissingRequests, missingBefore, podSpecOf } from '../../core/tenancy/quota/missing-requests.ts';
+import { buildUsage, COUNTED_RESOURCES, keyOf, type QuotaObject } from '../../core/tenancy/quota/object-demand.ts';
+import { buildQuotaDecision, type ResourceLimits } from '../../core/tenancy/quota/quota-decision.ts';
 import { objectKey, type TenantObjects } from './quota-usage-cache.ts';
 import { isHeld, setHeldReplicas } from '../../core/propagation/host-hold.ts';
 
@@ -83,29 +82,10 @@ export function judgeWrite(input: WriteInput): JudgedWrite | undefined {
     obj = { ...obj, metadata: { ...(obj.metadata ?? {}), namespace, name } };
   }
   const next: QuotaObject = { group: target.group, resource: target.resource, obj };
-  const subjectName = name || obj.metadata.generateName || '';
-  const subject: WriteSubject = { group: target.group, resource: target.resource, ...(subjectName ? { name: subjectName } : {}) };
-  const unbounded = refuseUnbounded(input.limits, subject, next, stored);
-  if (unbounded) return { key, next, refusal: unbounded };
-  const defaults = input.limits.defaultRequest;
-  const before = buildUsage(snapshot.objects.values(), defaults);
+  const before = buildUsage(snapshot.objects.values());
   const others = [...snapshot.objects].filter(([k]) => k !== key).map(([, v]) => v);
-  const after = buildUsage([...others, next], defaults);
-  return { key, next, refusal: buildQuotaDecision(input.limits, before, after, subject) };
-}
-
-/**
- * Pods the quota could not bound, refused before anything is counted (kube checks its constraints first too):
- * a container that requests nothing of a limited cpu or memory (missing-requests.ts), and a new DaemonSet
- * (one pod per node: a number the tenant does not choose and the quota cannot count). An object stored
- * before its tenant had the quota may still be edited, and scaled down, as it is.
- */
-function refuseUnbounded(limits: ResourceLimits, subject: WriteSubject, next: QuotaObject, stored: QuotaObject | undefined): ApiError | undefined {
-  const key = keyOf(next.group, next.resource);
-  const required = requiredRequests(limits);
-  if (key === 'apps/daemonsets' && !stored && limitsPods(limits)) return unboundedPodsRefusal(subject);
-  const missing = buildMissingRequests(podSpecOf(key, next.obj), required);
-  if (missing.length === 0) return undefined;
-  if (stored && (podsOf(key, next.obj) ?? 0) <= (podsOf(key, stored.obj) ?? 0) && missingBefore(missing, buildMissingRequests(podSpecOf(key, stored.obj), required))) return undefined;
-  return missingRequestsRefusal(subject, missing);
+  const after = buildUsage([...others, next]);
+  const subjectName = name || obj.metadata.generateName || '';
+  const refusal = buildQuotaDecision(input.limits, before, after, { group: target.group, resource: target.resource, ...(subjectName ? { name: subjectName } : {}) });
+  return { key, next, refusal };
 }

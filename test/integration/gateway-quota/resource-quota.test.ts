@@ -20,15 +20,8 @@ function deployment(name: string, replicas: number, cpu: string): object {
   };
 }
 
-/**
- * A pod asking for `resources`; a cpu or memory it names neither way is requested as 0, because a container
- * requesting nothing of a limited resource is refused before anything is counted (quota-escapes.test.ts).
- */
-function pod(name: string, resources: { requests?: Record<string, string>; limits?: Record<string, string> }): object {
-  const named = (r: string): boolean => resources.requests?.[r] !== undefined || resources.limits?.[r] !== undefined;
-  const zeros = Object.fromEntries(['cpu', 'memory'].filter((r) => !named(r)).map((r) => [r, '0']));
-  const asked = { ...resources, requests: { ...zeros, ...resources.requests } };
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS }, spec: { containers: [{ name: 'c', image: 'nginx', resources: asked }] } };
+function pod(name: string, resources: object): object {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS }, spec: { containers: [{ name: 'c', image: 'nginx', resources }] } };
 }
 
 function pvc(name: string, storage: string): object {

@@ -3,34 +3,16 @@
 // namespaces and two kinds at the same time; every refusal is kube's 403
 // "exceeded quota" in the tenant's terms. Adversarial: another tenant creating
 // at the same time neither takes nor frees any of the first tenant's slots.
-// The pods workloads ask for (session 14) are as exact: 64 Deployments racing for them.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startGatewayHarness, TWO_TENANTS, type GatewayHarness } from '../../helpers/gateway-harness.ts';
-import type { HttpResult, KubeHttp } from '../../helpers/kube-http.ts';
+import type { HttpResult } from '../../helpers/kube-http.ts';
 
 const TENANT_LABEL = 'tenancy.warren.dev/tenant';
 const ns = (name: string): object => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 const cm = (name: string): object => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
 const secret = (name: string): object => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { a: 'b' } });
 const NAMESPACES = ['burst-a', 'burst-b', 'burst-c', 'burst-d'];
-
-/**
- * A burst this size can meet the gateway's fairness limit on a loaded machine: a 429 with
- * Retry-After is retried, as kubectl and client-go do; only the quota's answers count.
- */
-function retrying(client: KubeHttp): { post(path: string, body: object): Promise<HttpResult>; delete(path: string): Promise<HttpResult> } {
-  return {
-    delete: (path) => client.delete(path),
-    async post(path, body) {
-      for (;;) {
-        const r = await client.post(path, body);
-        if (r.status !== 429) return r;
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Number(r.headers['retry-after'] ?? 1) || 1, 5)));
-      }
-    },
-  };
-}
 
 describe('gateway: count quota under concurrency', { timeout: 180_000 }, () => {
   let h: GatewayHarness;
@@ -61,6 +43,18 @@ describe('gateway: count quota under concurrency', { timeout: 180_000 }, () => {
   }
 
   it('64 parallel ConfigMap and 64 parallel Secret creates over four namespaces fill the limit exactly, never past it; another tenant\'s burst changes nothing', async () => {
+    // A burst this size can meet the gateway's fairness limit on a loaded machine: a 429 with
+    // Retry-After is retried, as kubectl and client-go do; only the quota's answers count.
+    const retrying = (client: ReturnType<typeof h.http>): { post(path: string, body: object): Promise<HttpResult>; delete(path: string): Promise<HttpResult> } => ({
+      delete: (path) => client.delete(path),
+      async post(path, body) {
+        for (;;) {
+          const r = await client.post(path, body);
+          if (r.status !== 429) return r;
+          await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Number(r.headers['retry-after'] ?? 1) || 1, 5)));
+        }
+      },
+    });
     const acme = retrying(h.http('acme', 'admin'));
     const globex = retrying(h.http('globex', 'admin'));
     const cmsBefore = await stored('acme', 'configmaps');
@@ -93,29 +87,6 @@ describe('gateway: count quota under concurrency', { timeout: 180_000 }, () => {
     const race = await Promise.all(Array.from({ length: 16 }, (_, i) => acme.post(path('configmaps', i), cm(`r-${i}`))));
     assert.equal(race.filter((r) => r.status === 201).length, 1, 'one freed slot, one create');
     assert.equal(await stored('acme', 'configmaps'), limit);
-  });
-
-  it('64 parallel Deployment creates (2 replicas each) against the pods the tenant may run admit exactly what fits; the Deployments\' pods never pass the limit', async () => {
-    // Session 14 (q1): objectsPerResource also bounds the pods the tenant's workloads ask for (count/pods), judged
-    // under the tenant's lock (ADR 0010), whatever controller makes the pods.
-    const acme = retrying(h.http('acme', 'admin'));
-    const limit = 40; // no pods yet: 20 Deployments of 2 fit
-    await h.patchTenant('acme', { spec: { quota: { objectsPerResource: limit } } }, (info) => info?.quota?.objectsPerResource === limit);
-    const deployment = (name: string): object => ({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
-      spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-    });
-    const results = await Promise.all(Array.from({ length: 64 }, (_, i) => acme.post(`/apis/apps/v1/namespaces/${NAMESPACES[i % NAMESPACES.length]}/deployments`, deployment(`d-${i}`))));
-    assert.equal(results.filter((r) => r.status === 201).length, limit / 2, results.filter((r) => r.status !== 201 && r.status !== 403).map((r) => r.text).join('\n'));
-    for (const r of results.filter((x) => x.status !== 201)) {
-      assert.equal(r.status, 403, r.text);
-      assert.match(r.body.message, /^deployments\.apps "d-\d+" is forbidden: exceeded quota: tenant-quota, requested: count\/pods=2, used: count\/pods=40, limited: count\/pods=40$/);
-    }
-    const id = h.idOf('acme');
-    const stored = await h.upstreamHttp.get(`/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${id}`)}`);
-    const replicas = (stored.body.items as Array<{ metadata: { namespace?: string }; spec: { replicas: number } }>)
-      .filter((d) => d.metadata.namespace?.startsWith(`${id}-`)).reduce((sum, d) => sum + d.spec.replicas, 0);
-    assert.equal(replicas, limit, 'the stored Deployments ask for exactly the limit of pods');
   });
 
   it('16 parallel namespace creates against spec.quota.namespaces admit exactly the free slots', async () => {

@@ -9,62 +9,21 @@
 import { ApiError } from '../../api-error.ts';
 import { QUOTA_RESOURCES, type QuotaResource, type Usage } from './object-demand.ts';
 import { add, compare, formatOf, formatQuantity, quantityOf, type Rational } from './quantity-math.ts';
-import { describeMissing, type ComputeResource, type MissingRequest } from './missing-requests.ts';
-import type { DefaultRequest } from './pod-demand.ts';
 
 export const TENANT_QUOTA_NAME = 'tenant-quota';
 
-/** Tenant.spec.quota's cpu, memory and storage, as written (quantity strings), and objectsPerResource (which also bounds count/pods). */
+/** Tenant.spec.quota's cpu, memory and storage, as written (quantity strings). */
 export interface ResourceLimits {
   cpu?: string | number;
   memory?: string | number;
   storage?: string | number;
-  objectsPerResource?: number;
-  /** What a container that requests nothing of cpu or memory counts (pod-demand.ts). */
-  defaultRequest?: DefaultRequest;
 }
 
 const LIMIT_FIELD: Record<QuotaResource, keyof ResourceLimits> = {
   'requests.cpu': 'cpu',
   'requests.memory': 'memory',
   'requests.storage': 'storage',
-  'count/pods': 'objectsPerResource',
 };
-
-/** Limits the admitter judges writes against: any of the above (status.usage reports cpu, memory and storage only). */
-export function hasQuotaLimits(limits: ResourceLimits | undefined): limits is ResourceLimits {
-  return limits !== undefined && (limits.objectsPerResource !== undefined || hasResourceLimits(limits));
-}
-
-/** The quota bounds what pods ask for (pods, cpu or memory): a DaemonSet or a duplicated template would escape it. */
-export function limitsPods(limits: ResourceLimits | undefined): boolean {
-  return limits !== undefined && (limits.cpu !== undefined || limits.memory !== undefined || limits.objectsPerResource !== undefined);
-}
-
-/** The requests every container must make: kube's rule for a quota on cpu or memory (missing-requests.ts), unless the tenant counts a default. */
-export function requiredRequests(limits: ResourceLimits): ComputeResource[] {
-  return (['cpu', 'memory'] as const).filter((r) => limits[r] !== undefined && limits.defaultRequest?.[r] === undefined);
-}
-
-/** kube's refusal of a pod that does not request what the quota limits, with the containers named (missing-requests.ts). */
-export function missingRequestsRefusal(subject: WriteSubject, missing: readonly MissingRequest[]): ApiError {
-  return forbidden(subject, `failed quota: ${TENANT_QUOTA_NAME}: ${describeMissing(missing)}`);
-}
-
-/** A DaemonSet runs one pod on every node it fits: under a quota on pods, cpu or memory, none may be created. */
-export function unboundedPodsRefusal(subject: WriteSubject): ApiError {
-  return forbidden(subject, `failed quota: ${TENANT_QUOTA_NAME}: a DaemonSet runs one pod on every node of a cluster, a number the tenant's quota on pods, cpu and memory cannot bound; run the pods as a Deployment or StatefulSet`);
-}
-
-function forbidden(subject: WriteSubject, reason: string): ApiError {
-  const what = subject.group ? `${subject.resource}.${subject.group}` : subject.resource;
-  const prefix = subject.name ? `${what} "${subject.name}"` : what;
-  return new ApiError('Forbidden', `${prefix} is forbidden: ${reason}`, {
-    ...(subject.name ? { name: subject.name } : {}),
-    kind: subject.resource,
-    ...(subject.group ? { group: subject.group } : {}),
-  });
-}
 
 export function hasResourceLimits(limits: ResourceLimits | undefined): limits is ResourceLimits {
   return limits !== undefined && (limits.cpu !== undefined || limits.memory !== undefined || limits.storage !== undefined);
@@ -96,7 +55,13 @@ export function buildQuotaDecision(limits: ResourceLimits, before: Usage, after:
   const requested = list((e) => formatQuantity(e.delta, formatOf(e.limitText)));
   const used = list((e) => formatQuantity(before[e.resource], formatOf(e.limitText)));
   const limited = list((e) => e.limitText);
-  return forbidden(subject, `exceeded quota: ${TENANT_QUOTA_NAME}, requested: ${requested}, used: ${used}, limited: ${limited}`);
+  const what = subject.group ? `${subject.resource}.${subject.group}` : subject.resource;
+  const prefix = subject.name ? `${what} "${subject.name}"` : what;
+  return new ApiError('Forbidden', `${prefix} is forbidden: exceeded quota: ${TENANT_QUOTA_NAME}, requested: ${requested}, used: ${used}, limited: ${limited}`, {
+    ...(subject.name ? { name: subject.name } : {}),
+    kind: subject.resource,
+    ...(subject.group ? { group: subject.group } : {}),
+  });
 }
 
 /** status.usage's cpu, memory and storage, printed like the limits they are read against. */

@@ -92,7 +92,7 @@ describe('property: overrides cannot take a member copy past the tenant\'s place
         seen.failedOverride++;
         return;
       }
-      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantWith(s.fromTenant ? DEDICATED : undefined), workName: 'slot', pruned, targets: [{ name: 'member2', replicas: 1 }], divided: false };
+      const plan = { tctx, resource: rowOf(s.kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantWith(s.fromTenant ? DEDICATED : undefined), workName: 'slot', pruned };
       // The platform's default is SAFE; a Tenant's own contract replaces it.
       const copy = memberCopyFor(plan, 'member2', manifest, SAFE);
       if (!copy.ok) {
@@ -114,7 +114,7 @@ describe('property: overrides cannot take a member copy past the tenant\'s place
     const pruned = pruneTemplate(tctx, bare)!;
     const { manifest } = manifestFor(pruned, { name: 'member2', replicas: 1 }, member2, false, [], []);
     const before = JSON.stringify(manifest);
-    const plan = { tctx, resource: rowOf('Deployment'), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantWith(DEDICATED), workName: 'slot', pruned, targets: [{ name: 'member2', replicas: 1 }], divided: false };
+    const plan = { tctx, resource: rowOf('Deployment'), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantWith(DEDICATED), workName: 'slot', pruned };
     const copy = memberCopyFor(plan, 'member2', manifest, SAFE);
     assert.ok(copy.ok, copy.ok ? '' : copy.reason);
     assert.deepEqual(pointer(copy.obj, '/spec/template/spec/nodeSelector'), { pool: 'acme' });

@@ -97,7 +97,7 @@ function copyOnMember2(kind: string, obj: KubeObject, opts: { divided: boolean; 
     assert.equal((err as { code?: number }).code, 422, String(err));
     return 'failed';
   }
-  const plan = { tctx, resource: rowOf(kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned, targets: [{ name: 'member2', replicas: 1 }], divided: opts.divided };
+  const plan = { tctx, resource: rowOf(kind), marks: bindingMarks({ namespace: `${A}-shop`, name: 'web', uid: 'uid-a', tenantNamespace: 'shop' }), tenant: tenantA, workName: 'slot', pruned };
   return { pruned, copy: memberCopyFor(plan, 'member2', manifest) };
 }
 

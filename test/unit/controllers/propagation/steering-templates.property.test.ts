@@ -181,7 +181,7 @@ describe('templates and policies crafted to steer the engine', () => {
       assert.ok(claim === undefined || claim.policyName === 'mine' || claim.policyName === 'cluster-mine', `claimed by A's own policy: ${claim?.policyName ?? 'none'}`);
       const namespace = binding.metadata.namespace ?? '';
       const marks = bindingMarks({ namespace, name: binding.metadata.name ?? '', uid: UID_A, tenantNamespace: namespace ? s.namespace : '' });
-      const plan = { tctx, resource: s.row, marks, tenant: tenantA, workName: 'slot', pruned, targets: binding.spec.clusters ?? [], divided: false };
+      const plan = { tctx, resource: s.row, marks, tenant: tenantA, workName: 'slot', pruned };
       const existing = s.existing ? existingObject(template, s.existing) : undefined;
       const stored: Stored[] = existing ? [{ row: s.row, obj: existing }] : [];
 

@@ -6,7 +6,7 @@ import { buildQuotaDecision } from '../../../../../src/core/tenancy/quota/quota-
 import { quantityOf } from '../../../../../src/core/tenancy/quota/quantity-math.ts';
 
 const usage = (cpu: string, memory = '0', storage = '0'): Usage => ({
-  'requests.cpu': quantityOf(cpu)!, 'requests.memory': quantityOf(memory)!, 'requests.storage': quantityOf(storage)!, 'count/pods': quantityOf('0')!,
+  'requests.cpu': quantityOf(cpu)!, 'requests.memory': quantityOf(memory)!, 'requests.storage': quantityOf(storage)!,
 });
 const subject = { group: 'apps', resource: 'deployments', name: 'web' };
 
