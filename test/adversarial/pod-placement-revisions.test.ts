@@ -24,6 +24,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertRefused } from './support/verdicts.ts';
+import { dedicateNodeTo } from './support/dedicated-tenant.ts';
 import { storedAt } from './support/host-snapshot.ts';
 
 type Obj = Record<string, unknown>;
@@ -51,17 +52,8 @@ describe('adversarial: a StatefulSet\'s history is a pod template: a tenant cann
     acmeId = env.idOf('acme');
     globexId = env.idOf('globex');
     await env.as('globex')('create', 'namespace', 'app');
-    const nodes = await env.host().request<{ items: KubeObject[] }>('GET', '/api/v1/nodes');
-    node = nodes.body.items[0]?.metadata.name ?? '';
-    assert.ok(node, 'the host has a node');
-    initechKubeconfig = await env.createTenant('initech', {
-      users: [{ name: 'ian', admin: true }],
-      placement: { nodeSelector: { 'kubernetes.io/hostname': node } },
-    });
-    const tenant = await env.host().request<{ status?: { id?: string } }>('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/initech');
-    initechId = tenant.body.status?.id ?? '';
-    assert.ok(initechId, 'initech has an id');
-    await env.kubectlWith(initechKubeconfig, ['create', 'namespace', 'app']);
+    // initech: the platform dedicates the host's first node to it.
+    ({ node, id: initechId, kubeconfig: initechKubeconfig } = await dedicateNodeTo(env, 'initech', 'ian'));
   });
 
   it('a revision whose template tolerates a platform taint, names a node or a system priority class is refused, and nothing is stored', async () => {

@@ -25,6 +25,7 @@ import { PATCH } from '../helpers/kube-http.ts';
 import { eventually } from '../helpers/poll.ts';
 import { useAdversaryEnv } from './support/adversary-env.ts';
 import { assertRefused, consistently } from './support/verdicts.ts';
+import { dedicateNodeTo } from './support/dedicated-tenant.ts';
 import { storedAt } from './support/host-snapshot.ts';
 import { BINDING_API, appliedMessageOf } from './support/engine-attack.ts';
 
@@ -56,18 +57,8 @@ describe('adversarial: a tenant pod tolerates only what its placement contract a
     acmeId = env.idOf('acme');
     globexId = env.idOf('globex');
     await env.as('globex')('create', 'namespace', 'app');
-    const nodes = await env.host().request<{ items: KubeObject[] }>('GET', '/api/v1/nodes');
-    node = nodes.body.items[0]?.metadata.name ?? '';
-    assert.ok(node, 'the host has a node');
-    // initech: the platform dedicates `node` to it (by hostname here: the embedded host's nodes carry no pool label).
-    initechKubeconfig = await env.createTenant('initech', {
-      users: [{ name: 'ian', admin: true }],
-      placement: { nodeSelector: { 'kubernetes.io/hostname': node }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'initech', effect: 'NoSchedule' }] },
-    });
-    const tenant = await env.host().request<{ status?: { id?: string } }>('GET', '/apis/tenancy.warren.dev/v1alpha1/tenants/initech');
-    initechId = tenant.body.status?.id ?? '';
-    assert.ok(initechId, 'initech has an id');
-    await env.kubectlWith(initechKubeconfig, ['create', 'namespace', 'app']);
+    // initech: the platform dedicates the host's first node to it.
+    ({ node, id: initechId, kubeconfig: initechKubeconfig } = await dedicateNodeTo(env, 'initech', 'ian', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'initech', effect: 'NoSchedule' }] }));
   });
 
   it('with nothing configured, every kind and write path that tolerates a platform taint is refused, and nothing is stored', async () => {
