@@ -7,7 +7,8 @@
 import type { StatusCause } from '../../core/types.ts';
 import { isObject } from '../../core/types.ts';
 import { invalidValue, required } from './field-errors.ts';
-import { eventsV1NameCauses, hasTime, validateEvent } from './lease-event.ts';
+import { eventsV1NameCauses, validateEvent } from './lease-event.ts';
+import { hasTime } from '../../core/event-scope-rule.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -4,6 +4,7 @@ import { isObject } from '../../core/types.ts';
 import { invalidValue, required } from './field-errors.ts';
 import { subdomainName } from './object-name.ts';
 import { isQualifiedName } from './name-rules.ts';
+import { hasTime, takesClusterScopedReference } from '../../core/event-scope-rule.ts';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (isObject(v) ? v : {});
@@ -39,12 +40,12 @@ export function validateEvent(obj: Obj): StatusCause[] {
   if (!hasTime(obj.eventTime)) {
     // An Event about a cluster-scoped object (no involvedObject namespace) is in "default" (kube 1.20 refuses it
     // anywhere else); any other names its own namespace as the object's.
-    if (objNs === '' ? eventNs !== '' && eventNs !== 'default' : objNs !== eventNs) {
+    if (objNs === '' ? !takesClusterScopedReference(eventNs, false) : objNs !== eventNs) {
       causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
     }
     return causes;
   }
-  if (objNs === '' ? eventNs !== 'default' && eventNs !== 'kube-system' : false) {
+  if (objNs === '' && !takesClusterScopedReference(eventNs, true)) {
     causes.push(invalidValue('involvedObject.namespace', objNs, 'does not match event.namespace'));
   }
   const controller = text(obj.reportingComponent);
@@ -57,11 +58,6 @@ export function validateEvent(obj: Obj): StatusCause[] {
   }
   if (bytes(text(obj.message)) > NOTE_LIMIT) causes.push(invalidValue('message', '', `can have at most ${NOTE_LIMIT} characters`));
   return causes;
-}
-
-/** A time field that is set (kube's zero time, absent or null, is unset). */
-export function hasTime(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== '';
 }
 
 function text(value: unknown): string {

@@ -9,6 +9,7 @@ import { isObject } from '../types.ts';
 import { splitApiVersion } from './names.ts';
 import { treatmentOf } from './kind-treatment.ts';
 import type { TenantContext } from './tenant-context.ts';
+import { hasTime, takesClusterScopedReference } from '../event-scope-rule.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -26,9 +27,7 @@ function clusterScopedRef(ctx: TenantContext, holder: Obj, key: string): Obj | u
 export function clusterScopedEventRefIn(ctx: TenantContext, obj: KubeObject, key: string, tenantNamespace: string | undefined): void {
   const ref = clusterScopedRef(ctx, obj as Obj, key);
   if (!ref || (ref.namespace !== undefined && ref.namespace !== '') || tenantNamespace === undefined) return;
-  const eventTime = (obj as Obj).eventTime;
-  const timed = eventTime !== undefined && eventTime !== null && eventTime !== '';
-  if (tenantNamespace === 'default' || (timed && tenantNamespace === 'kube-system')) ref.namespace = tenantNamespace;
+  if (tenantNamespace !== '' && takesClusterScopedReference(tenantNamespace, hasTime((obj as Obj).eventTime))) ref.namespace = tenantNamespace;
 }
 
 /** After the reference is translated (tenant terms): a cluster-scoped reference naming the Event's own namespace names none. */
